@@ -1,0 +1,63 @@
+#include "app_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <stdexcept>
+
+#include "render/cli/options.h"
+#include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
+
+namespace cr::app {
+
+ParseResult parse_app_options(int argc, char** argv) {
+    ParseResult res;
+    AppOptions& o = res.options;
+    std::string scene_pos, scene, size = "1024", seed = "0";
+    bool no_vsync = false;
+    CLI::App cli{"circle-renderer: interactive viewer of the circle renderers (docs/GUI.md)"};
+    cli.add_option("scene_name", scene_pos, "Scene name (same as --scene)");
+    cli.add_option("--scene", scene, "Built-in scene name (default rgb)");
+    cli.add_option("--scene-file", o.scene_file, "Load circles from a scene file (docs/SCENE_FORMAT.md)");
+    cli.add_option("-r,--renderer", o.renderer,
+                   "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu");
+    cli.add_option("-s,--size", size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
+    cli.add_option("-S,--seed", seed, "Random seed of the random scenes (default 0)");
+    auto* frames = cli.add_option("--frames", o.frames, "Quit after N frames; print FPS and mean stage times")
+                       ->check(CLI::PositiveNumber);
+    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)")
+        ->needs(frames);
+    cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG")
+        ->needs(frames);
+    cli.add_flag("--no-vsync", no_vsync, "Do not wait for the display's refresh");
+    cli.add_option("--window-width", o.window_width, "Initial window width (default 1280)")
+        ->check(CLI::Range(320, 16384));
+    cli.add_option("--window-height", o.window_height, "Initial window height (default 800)")
+        ->check(CLI::Range(240, 16384));
+    try {
+        cli.parse(argc, argv);
+        if (!scene.empty() && !scene_pos.empty() && scene != scene_pos)
+            throw std::invalid_argument("two different scene names given");
+        if (!scene.empty() || !scene_pos.empty()) o.scene = scene.empty() ? scene_pos : scene;
+        if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
+        if (size == "window")
+            o.width = o.height = 0;
+        else
+            parse_size(size, o.width, o.height);
+        o.seed = parse_seed(seed);
+    } catch (const CLI::ParseError& e) {
+        res.exit_now = true;
+        res.exit_code = cli.exit(e);
+        if (res.exit_code != 0) res.exit_code = 2;
+        return res;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "circle-renderer: " << e.what() << "\n";
+        res.exit_now = true;
+        res.exit_code = 2;
+        return res;
+    }
+    o.vsync = !no_vsync;
+    return res;
+}
+
+}  // namespace cr::app

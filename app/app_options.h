@@ -1,0 +1,36 @@
+// Command-line options of the GUI application `circle-renderer`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cr::app {
+
+/// Start-up options. --scene/--scene-file/--renderer/--size/--seed read as
+/// those of the headless `render` command (which passes them on for -i).
+struct AppOptions {
+    std::string scene = "rgb";      ///< built-in scene name
+    std::string scene_file;         ///< scene file path (instead of `scene`)
+    std::string renderer;           ///< empty: cr::default_renderer_name()
+    int width = 1024, height = 1024;  ///< render size; 0 x 0 follows the window
+    uint32_t seed = 0;              ///< random seed of built-in scenes
+    int frames = 0;                 ///< > 0: quit after this many frames, print stats
+    std::string screenshot;         ///< save the window as PNG before quitting
+    std::string dump_frame;         ///< save the last rendered frame as PNG before quitting
+    bool vsync = true;              ///< swap interval 1 (off with --no-vsync)
+    int window_width = 1280, window_height = 800;  ///< initial window size
+};
+
+/// Outcome of parsing: run with `options`, or exit at once with `exit_code`
+/// (--help prints usage and gives 0; a bad option prints why and gives 2,
+/// as `render`'s usage errors).
+struct ParseResult {
+    AppOptions options;
+    bool exit_now = false;
+    int exit_code = 0;
+};
+
+/// Parses argv; messages for --help and errors go to stdout/stderr.
+ParseResult parse_app_options(int argc, char** argv);
+
+}  // namespace cr::app

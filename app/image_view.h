@@ -1,0 +1,62 @@
+// Drawing the image and its overlays as textured quads in the window.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gl_objects.h"
+
+namespace cr::app {
+
+/// A rectangle in framebuffer pixels, origin bottom-left (as glViewport).
+struct PixelRect {
+    int x = 0, y = 0, w = 0, h = 0;
+};
+
+/// Where an image_w x image_h image goes inside `area`, keeping its aspect
+/// ratio and centered on whole pixels: drawn 1:1 when `pixel_exact` and it
+/// fits, else scaled to fill the area.
+PixelRect fit_image(const PixelRect& area, int image_w, int image_h, bool pixel_exact);
+
+/// An RGBA8 texture filled from host bytes (top row first), re-created when
+/// the size changes.
+class HostTexture {
+public:
+    /// Uploads width x height RGBA8 pixels, top row first.
+    void set(const std::vector<uint8_t>& rgba, int width, int height);
+    GLuint texture() const { return tex_.get(); }
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+private:
+    GlTexture tex_;
+    int width_ = 0, height_ = 0;
+};
+
+/// Draws textures stored top row first into a rectangle of the window.
+/// Needs a current OpenGL 3.3 core context for its whole life.
+class ImageView {
+public:
+    /// Compiles the shader; throws std::runtime_error on a GL error.
+    ImageView();
+    /// Draws `texture` over `rect`. `coverage_x/y` is the fraction of the
+    /// texture's extent, from its left and bottom edges, that the rectangle
+    /// shows (1 = all; a tile grid larger than the image uses less).
+    /// `opacity` < 1 or `blend` alpha-blends over what is there; `smooth`
+    /// picks linear filtering (for scaled images) over nearest.
+    void draw(GLuint texture, const PixelRect& rect, bool blend, float opacity, bool smooth,
+              float coverage_x = 1.f, float coverage_y = 1.f) const;
+
+private:
+    GlProgram program_;
+    GlVertexArray vao_;  // core profile: drawing needs a bound VAO, even without attributes
+    GLint loc_tex_ = -1, loc_coverage_ = -1, loc_opacity_ = -1, loc_blend_ = -1;
+};
+
+/// Colors a tile grid of circle counts (tile (x, y) at loads[y * tiles_x + x],
+/// y = 0 at the bottom) as RGBA8, top tile row first: empty tiles transparent,
+/// then blue -> red -> yellow, linear in the count up to `max_load`.
+std::vector<uint8_t> tile_heatmap_rgba8(const std::vector<int>& loads, int tiles_x, int tiles_y,
+                                        int max_load);
+
+}  // namespace cr::app

@@ -1,0 +1,201 @@
+#include "session.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "render/image.h"
+
+namespace cr::app {
+
+void Session::notify(const std::string& text, bool error) {
+    message_ = text;
+    message_is_error_ = error;
+}
+
+void Session::set_scene(const SceneChoice& choice) {
+    try {
+        Scene s = choice.from_file ? load_scene_file(choice.path) : make_scene(choice.name, choice.seed);
+        scene_ = std::move(s);
+        choice_ = choice;
+    } catch (const std::exception& e) {
+        notify(std::string("scene not loaded: ") + e.what(), true);
+        return;
+    }
+    check_.valid = false;
+    restart();
+}
+
+void Session::set_renderer(const std::string& name) {
+    const int keep = frame();
+    renderer_.reset();  // free the old renderer's memory before the new one allocates
+    renderer_name_ = name;
+    check_.valid = false;
+    try {
+        renderer_ = make_renderer(name);
+        setup(keep);
+    } catch (const std::exception& e) {
+        recover("renderer '" + name + "'", e);
+    }
+}
+
+void Session::set_size(int width, int height) {
+    if (width == width_ && height == height_ && renderer_) return;
+    width_ = width;
+    height_ = height;
+    check_.valid = false;
+    if (!renderer_) {
+        if (!renderer_name_.empty()) set_renderer(renderer_name_);
+        return;
+    }
+    try {
+        setup(frame());
+    } catch (const std::exception& e) {
+        recover("renderer '" + renderer_name_ + "' at " + std::to_string(width) + "x" +
+                    std::to_string(height),
+                e);
+    }
+}
+
+void Session::restart() {
+    if (!renderer_) {  // every renderer failed before: try the chosen one again
+        if (!renderer_name_.empty()) set_renderer(renderer_name_);
+        return;
+    }
+    try {
+        setup(0);
+    } catch (const std::exception& e) {
+        renderer_failed(e);
+    }
+}
+
+void Session::setup(int frame) {
+    stages_.clear();
+    sums_ = FrameTimes{};
+    needs_frame_ = false;
+    if (!renderer_ || width_ <= 0 || height_ <= 0) return;
+    renderer_->setup(scene_, width_, height_);
+    // Catch up to the frame shown before (the image is drawn by the next step).
+    for (int f = 0; f + 1 < frame; ++f) renderer_->advance();
+    needs_frame_ = true;
+}
+
+void Session::recover(const std::string& what, const std::exception& e) {
+    std::string text = what + " failed: " + e.what();
+    const int keep = renderer_ ? renderer_->frame() : 0;
+    renderer_.reset();
+    if (renderer_name_ == "cpu") {
+        notify(text, true);
+        return;
+    }
+    renderer_name_ = "cpu";
+    text += "; switched to the cpu renderer";
+    try {
+        renderer_ = make_renderer("cpu");
+        setup(keep);
+    } catch (const std::exception& e2) {
+        renderer_.reset();
+        text += std::string(", which failed too: ") + e2.what();
+    }
+    notify(text, true);
+}
+
+bool Session::step() {
+    if (!renderer_ || width_ <= 0 || height_ <= 0) return false;
+    try {
+        renderer_->clear();
+        renderer_->advance();
+        renderer_->render();
+        record(renderer_->timings());  // waits for a GPU renderer's frame
+    } catch (const std::exception& e) {
+        renderer_failed(e);
+        return false;
+    }
+    needs_frame_ = false;
+    ++image_version_;
+    return true;
+}
+
+void Session::record(const std::vector<StageTime>& times) {
+    accumulate(sums_, times);
+    for (const auto& t : times) {
+        StageSeries* s = nullptr;
+        for (auto& x : stages_)
+            if (x.name == t.name) s = &x;
+        if (!s) {
+            stages_.push_back(StageSeries{t.name, t.course, 0, std::vector<float>(StageSeries::kHistory, 0.f), 0, 0});
+            s = &stages_.back();
+        }
+        s->last_ms = t.ms;
+        s->history[static_cast<size_t>(s->next)] = static_cast<float>(t.ms);
+        s->next = (s->next + 1) % StageSeries::kHistory;
+        if (s->filled < StageSeries::kHistory) ++s->filled;
+    }
+}
+
+void Session::run_check() {
+    if (!renderer_) return;
+    const Image* test = nullptr;
+    try {
+        test = &renderer_->image();
+    } catch (const std::exception& e) {
+        renderer_failed(e);
+        return;
+    }
+    try {
+        const int frames = renderer_->frame();
+        auto ref = make_renderer("cpuref");
+        ref->setup(scene_, width_, height_);
+        for (int f = 0; f < frames; ++f) ref->advance();  // the image depends only on the circles
+        ref->clear();
+        ref->render();
+        CheckResult c;
+        c.valid = true;
+        c.frame = frames;
+        c.renderer = renderer_name_;
+        c.incorrect_by_design = renderer_->is_incorrect_by_design();
+        c.stats = compare_images(*test, ref->image(), kStrictTolerance);
+        c.summary = describe(c.stats);
+        c.heatmap = diff_heatmap(*test, ref->image(), kStrictTolerance);
+        c.version = check_.version + 1;
+        check_ = std::move(c);
+    } catch (const std::exception& e) {
+        notify(std::string("check vs cpuref failed: ") + e.what(), true);
+    }
+}
+
+std::vector<int> Session::tile_loads(int& tiles_x, int& tiles_y, int& tile_size) {
+    tiles_x = tiles_y = tile_size = 0;
+    if (!renderer_) return {};
+    try {
+        return renderer_->tile_loads(tiles_x, tiles_y, tile_size);
+    } catch (const std::exception& e) {
+        tiles_x = tiles_y = tile_size = 0;
+        renderer_failed(e);
+        return {};
+    }
+}
+
+std::string Session::save_png() {
+    if (!renderer_) return "";
+    for (int k = 0; k < 10000; ++k) {
+        char name[32];
+        std::snprintf(name, sizeof name, "circle_%04d.png", k);
+        if (std::filesystem::exists(name)) continue;
+        try {
+            write_image(renderer_->image(), name, ImageFormat::Png);
+            notify(std::string("saved ") + name + " (frame " + std::to_string(frame()) + ")", false);
+            return name;
+        } catch (const ImageIoError& e) {
+            notify(e.what(), true);
+            return "";
+        } catch (const std::exception& e) {
+            renderer_failed(e);
+            return "";
+        }
+    }
+    notify("not saved: circle_0000.png .. circle_9999.png all exist", true);
+    return "";
+}
+
+}  // namespace cr::app

@@ -1,0 +1,128 @@
+// What the GUI renders: the scene, the active renderer, its stage statistics,
+// and the checks against cpuref. No GL here; every renderer exception is
+// caught, reported through message(), and answered by falling back to "cpu".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/compare.h"
+#include "render/frame_loop.h"
+#include "render/renderer.h"
+#include "scenes/scene.h"
+
+namespace cr::app {
+
+/// Which scene to show: a built-in one (with the seed) or a scene file.
+struct SceneChoice {
+    bool from_file = false;
+    std::string name = "rgb";  ///< built-in scene name (when !from_file)
+    std::string path;          ///< scene file path (when from_file)
+    uint32_t seed = 0;
+};
+
+/// Last value, running mean and a rolling history of one stage's time.
+struct StageSeries {
+    static constexpr int kHistory = 240;  ///< frames kept for the plot
+    std::string name;
+    std::string course;
+    double last_ms = 0;
+    std::vector<float> history;  ///< ring buffer of kHistory values
+    int next = 0;                ///< ring position of the next value
+    int filled = 0;              ///< values stored so far (<= kHistory)
+};
+
+/// Result of "Check vs cpuref" for one frame.
+struct CheckResult {
+    bool valid = false;
+    int frame = 0;              ///< frames advanced (renderer frame()) when checked
+    std::string renderer;       ///< the renderer checked
+    bool incorrect_by_design = false;
+    CompareStats stats;
+    std::string summary;        ///< cr::describe(stats)
+    Image heatmap;              ///< cr::diff_heatmap(test, cpuref)
+    int version = 0;            ///< bumps with every new check
+};
+
+/// The GUI's renderer state; see the file comment.
+class Session {
+public:
+    /// Builds the scene (message() reports a failure and leaves the previous
+    /// one; the first failure leaves an empty scene), then restarts at frame 0.
+    void set_scene(const SceneChoice& choice);
+    /// Switches to renderer `name`, keeping scene, size and frame number.
+    void set_renderer(const std::string& name);
+    /// Changes the render size (keeps the frame number); no-op when equal.
+    void set_size(int width, int height);
+    /// Sets up the renderer again from the scene's start (frame 0).
+    void restart();
+    /// Renders the next frame: clear, advance, render; records stage times.
+    /// Returns false when there is no renderer or it failed (fell back).
+    bool step();
+    /// True after a (re)setup until the first frame is rendered.
+    bool needs_frame() const { return needs_frame_; }
+    /// Renders cpuref at the same scene, size and frame count and compares
+    /// the active renderer's image with it (result in check()).
+    void run_check();
+    /// Saves the current image as the first free circle_NNNN.png in the
+    /// working directory (written atomically); returns the name, "" on failure.
+    std::string save_png();
+
+    /// The active renderer (null only when even the "cpu" fallback failed).
+    Renderer* renderer() { return renderer_.get(); }
+    const std::string& renderer_name() const { return renderer_name_; }
+    const SceneChoice& scene_choice() const { return choice_; }
+    const Scene& scene() const { return scene_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+    /// Frames advanced by the renderer (the number shown as "frame").
+    int frame() const { return renderer_ ? renderer_->frame() : 0; }
+    /// Bumps whenever the image changed (new frame, new setup).
+    int image_version() const { return image_version_; }
+
+    /// Per-stage series of the frames since the last setup, in stage order.
+    const std::vector<StageSeries>& stages() const { return stages_; }
+    /// Sums of the stage times since the last setup (cr::mean_of for means).
+    const FrameTimes& stage_sums() const { return sums_; }
+    const CheckResult& check() const { return check_; }
+    /// Discards the check result (the panel hides its overlay).
+    void clear_check() { check_.valid = false; }
+
+    /// Last error or notice for the panel ("" when none); is_error() tells
+    /// which.
+    const std::string& message() const { return message_; }
+    bool is_error() const { return message_is_error_; }
+    void clear_message() { message_.clear(); }
+    /// Sets the panel message.
+    void notify(const std::string& text, bool error);
+    /// Reports an exception the active renderer threw outside the session
+    /// (e.g. while its image was copied for display) and falls back to "cpu".
+    void renderer_failed(const std::exception& e) { recover("renderer '" + renderer_name_ + "'", e); }
+    /// The active renderer's circles per tile (see Renderer::tile_loads);
+    /// empty when it has no tiles or failed (then it fell back).
+    std::vector<int> tile_loads(int& tiles_x, int& tiles_y, int& tile_size);
+
+private:
+    /// Sets up renderer_ for scene_/size and advances it to `frame` frames.
+    void setup(int frame);
+    /// Reports `e` from `what` and falls back to the "cpu" renderer.
+    void recover(const std::string& what, const std::exception& e);
+    void record(const std::vector<StageTime>& times);
+
+    SceneChoice choice_;
+    Scene scene_;
+    std::unique_ptr<Renderer> renderer_;
+    std::string renderer_name_;
+    int width_ = 0, height_ = 0;
+    bool needs_frame_ = false;
+    int image_version_ = 0;
+    std::vector<StageSeries> stages_;
+    FrameTimes sums_;
+    CheckResult check_;
+    std::string message_;
+    bool message_is_error_ = false;
+};
+
+}  // namespace cr::app

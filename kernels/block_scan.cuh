@@ -1,0 +1,51 @@
+// Block-level exclusive scan (prefix sum) of one int per thread, the
+// project's own, for stream compaction inside a thread block.
+//
+// Algorithm, for a block of T threads (T a power of two, 32..1024):
+//   1. Each warp scans its 32 values with __shfl_up_sync in log2(32) = 5
+//      steps (Hillis-Steele: step d adds the value d lanes down).
+//   2. Lane 31 of every warp writes the warp's total to shared memory.
+//   3. __syncthreads(); warp 0 scans the T/32 warp totals the same way.
+//   4. __syncthreads(); each thread adds the scanned total of the warps
+//      before it and subtracts its own value (inclusive -> exclusive).
+// Every thread of the block must call it (it contains two barriers), also
+// threads with no work: they pass 0. `warp_totals` is shared memory of at
+// least T/32 ints. Returns the exclusive prefix; `block_total` gets the sum.
+// A trailing barrier is left to the caller: the scratch is reused only after
+// the caller's next __syncthreads().
+#pragma once
+
+namespace cr {
+
+__device__ __forceinline__ int warp_inclusive_scan(int v) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const int up = __shfl_up_sync(0xffffffffu, v, d);
+        if (lane >= d) v += up;
+    }
+    return v;
+}
+
+template <int THREADS>
+__device__ __forceinline__ int block_exclusive_scan(int value, int* warp_totals, int& block_total) {
+    static_assert(THREADS >= 32 && THREADS <= 1024 && (THREADS & (THREADS - 1)) == 0,
+                  "block size must be a power of two in 32..1024");
+    constexpr int kWarps = THREADS / 32;
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const int inclusive = warp_inclusive_scan(value);
+    if (lane == 31) warp_totals[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        const int t = lane < kWarps ? warp_totals[lane] : 0;
+        const int s = warp_inclusive_scan(t);
+        if (lane < kWarps) warp_totals[lane] = s;  // inclusive scan of totals
+    }
+    __syncthreads();
+    block_total = warp_totals[kWarps - 1];
+    const int before = warp == 0 ? 0 : warp_totals[warp - 1];
+    return before + inclusive - value;
+}
+
+}  // namespace cr

@@ -1,0 +1,80 @@
+// Launchers of the frame stages (one .cu file each), called by the
+// CudaRenderer in kernels/cuda_renderer.cu. All take the renderer's stream
+// and check the launch.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "kernels/tile_math.h"
+#include "render/shading.h"
+#include "scenes/animation.h"
+
+namespace cr {
+
+/// The circles on the device: SoA arrays (animation state) plus the packed
+/// per-circle records the shading kernels read: geom = (x, y, r, z) rebuilt
+/// each frame by the binning stage, color = (r, g, b, 0) uploaded once.
+struct DeviceCircles {
+    CircleArrays soa;
+    float4* geom;
+    const float4* color;
+    int64_t count;
+    ShadeMode shade;
+};
+
+/// clear.cu: fills the W x H float4 image with the scene's background.
+void launch_clear(float4* image, int width, int height, ShadeMode shade, cudaStream_t s);
+
+/// advance.cu: one animation step per circle (thread per circle).
+void launch_advance(CircleArrays c, int motion, uint32_t frame, cudaStream_t s);
+
+/// bin.cu, stage "bin.count": packs geom for circles [begin, end) and writes
+/// each circle's number of overlapped tiles (bounding box) to counts[i - begin] (begin is 0 in
+/// the renderer, so counts is indexed by circle).
+void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
+                      unsigned long long* counts, cudaStream_t s);
+/// Stage "bin.fill": writes (tile id, circle index) pairs of circles
+/// [begin, end) at positions offsets[i] - base (offsets indexed by circle).
+void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
+                     const unsigned long long* offsets, unsigned long long base, unsigned long long pairs,
+                     unsigned int* keys, int* values, cudaStream_t s);
+/// Stage "bin.ranges": tile_start/tile_end of each tile in the sorted keys
+/// (tiles with no pairs keep start = end = 0; both must be zeroed first).
+void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, unsigned int* tile_start,
+                       unsigned int* tile_end, cudaStream_t s);
+/// Packs geom for every circle (used when binning is skipped).
+void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
+
+/// Per-tile circle lists: circle indices list[start[t] .. end[t]) in input
+/// order; when `list` is null every tile's list is all circles [0, count).
+struct TileLists {
+    const int* list;
+    const unsigned int* start;
+    const unsigned int* end;
+    int64_t count;
+};
+
+/// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
+/// tiles from `tile_counter` (persistent; the counter must be 0). Returns
+/// nothing; writes image in place. `persistent_blocks` is ignored for tiled.
+void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
+                        bool persistent, unsigned int* tile_counter, int persistent_blocks,
+                        cudaStream_t s);
+/// Blocks of the persistent kernel that fit on the GPU at once
+/// (occupancy x multiprocessor count).
+int persistent_block_count(int tile, ShadeMode shade);
+
+/// shade_naive.cu: one thread per pixel over all circles.
+void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);
+
+/// shade_unordered.cu: the course starter's racy thread-per-circle kernel.
+void launch_shade_unordered(const DeviceCircles& c, float4* image, int width, int height,
+                            cudaStream_t s);
+
+/// Device-side sum of counts[n-1] + offsets[n-1] into *total (1 thread).
+void launch_total(const unsigned long long* counts, const unsigned long long* offsets, int64_t n,
+                  unsigned long long* total, cudaStream_t s);
+
+}  // namespace cr

@@ -1,0 +1,75 @@
+// Tile geometry and the circle-tile tests used by binning, written
+// `__host__ __device__` so the host unit tests check the same code.
+//
+// The image is cut into square tiles of `tile` x `tile` pixels; tile (tx, ty)
+// holds pixels [tx*tile, min(W, (tx+1)*tile)) x [ty*tile, ...). Tiles at the
+// right and top edges may be partial. Tile ids are row-major: ty * tiles_x + tx.
+#pragma once
+
+#include <cstdint>
+
+#include "render/shading.h"
+
+namespace cr {
+
+/// Tiling of a W x H image.
+struct TileGrid {
+    int width, height;     ///< image size in pixels
+    int tile;              ///< tile edge in pixels
+    int tiles_x, tiles_y;  ///< tile counts (ceil(W / tile), ceil(H / tile))
+    CR_HD int tile_count() const { return tiles_x * tiles_y; }
+};
+
+/// The tiling of a width x height image into tile x tile tiles.
+CR_HD TileGrid make_tile_grid(int width, int height, int tile) {
+    return TileGrid{width, height, tile, (width + tile - 1) / tile, (height + tile - 1) / tile};
+}
+
+/// Half-open range of tiles [tx0, tx1) x [ty0, ty1).
+struct TileRange {
+    int tx0, tx1, ty0, ty1;
+    CR_HD bool empty() const { return tx0 >= tx1 || ty0 >= ty1; }
+    CR_HD int64_t count() const { return empty() ? 0 : int64_t(tx1 - tx0) * (ty1 - ty0); }
+};
+
+/// The tiles a pixel box overlaps (the conservative test).
+CR_HD TileRange tiles_of_box(const PixelBox& b, int tile) {
+    if (b.empty()) return TileRange{0, 0, 0, 0};
+    return TileRange{b.min_x / tile, (b.max_x - 1) / tile + 1, b.min_y / tile, (b.max_y - 1) / tile + 1};
+}
+
+/// A circle is "extreme" when its coordinates are so large that float
+/// rounding could let d2 <= r*r hold for a pixel outside its bounding box.
+/// For |x|, |y|, r <= 4 the half-pixel margin of the box (>= 3e-5 for images
+/// up to 16384 pixels) dwarfs the rounding error (~1e-6), so only extreme
+/// circles need the explicit box test while shading.
+CR_HD bool is_extreme_circle(float x, float y, float r) {
+    return !(fabsf(x) <= 4.f && fabsf(y) <= 4.f && r <= 4.f);
+}
+
+/// The exact circle-tile test: can circle (x, y, r) with pixel box `b` cover
+/// any pixel center of tile (tx, ty)? It intersects the box with the tile,
+/// then measures the distance from the circle center to the nearest point of
+/// the rectangle spanned by the remaining pixel centers. The comparison has a
+/// small relative slack so it never rejects a pixel the shading test
+/// (d2 <= r*r, rounded) would accept; it may keep a few extra circles.
+CR_HD bool circle_touches_tile(float x, float y, float r, const PixelBox& b, const TileGrid& g,
+                               int tx, int ty, float inv_w, float inv_h) {
+    const int x0 = b.min_x > tx * g.tile ? b.min_x : tx * g.tile;
+    const int y0 = b.min_y > ty * g.tile ? b.min_y : ty * g.tile;
+    int x1 = (tx + 1) * g.tile;
+    int y1 = (ty + 1) * g.tile;
+    if (x1 > b.max_x) x1 = b.max_x;
+    if (y1 > b.max_y) y1 = b.max_y;
+    if (x0 >= x1 || y0 >= y1) return false;
+    const float cx0 = pixel_center(x0, inv_w), cx1 = pixel_center(x1 - 1, inv_w);
+    const float cy0 = pixel_center(y0, inv_h), cy1 = pixel_center(y1 - 1, inv_h);
+    const float nx = x < cx0 ? cx0 : (x > cx1 ? cx1 : x);
+    const float ny = y < cy0 ? cy0 : (y > cy1 ? cy1 : y);
+    const float dx = x - nx, dy = y - ny;
+    const float d2 = dx * dx + dy * dy;
+    const float r2 = r * r;
+    return d2 <= r2 * 1.0001f + 1e-12f;
+}
+
+}  // namespace cr

@@ -1,0 +1,40 @@
+// Command-line options of `render` and their validation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "render/frame_loop.h"
+#include "render/reference_set.h"
+
+namespace cr {
+
+/// Exit codes (docs/ERRORS.md).
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitMismatch = 1,    ///< --check found a mismatch
+    kExitUsage = 2,       ///< bad option, scene, size, file or output path
+    kExitNoGpu = 3,       ///< a GPU renderer was asked for without a CUDA device
+    kExitGpuMemory = 4,   ///< out of device memory
+    kExitRuntime = 5,     ///< any other CUDA or runtime failure
+};
+
+/// Parses "N" or "WxH" into a size within 1..16384. Throws
+/// std::invalid_argument naming the bad value.
+void parse_size(const std::string& text, int& width, int& height);
+
+/// Parses an unsigned 32-bit seed. Throws std::invalid_argument.
+uint32_t parse_seed(const std::string& text);
+
+/// Splits "a,b,c" into its non-empty parts.
+std::vector<std::string> split_list(const std::string& text);
+
+/// Checks that a file can be created at `path` (its folder exists and is
+/// writable) without touching any existing file. Throws std::invalid_argument.
+void check_writable(const std::string& path);
+
+/// File name of a stored reference image: SCENE_WxH_sSEED_fFRAME.png.
+std::string reference_name(const std::string& scene, int width, int height, uint32_t seed, int frame);
+
+}  // namespace cr

@@ -1,0 +1,48 @@
+// Image comparison: the statistics `--check` prints and the pass rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "render/image.h"
+
+namespace cr {
+
+/// The project's per-channel tolerance (any of R, G, B beyond it mismatches).
+constexpr float kStrictTolerance = 1e-4f;
+/// The course checker's per-channel tolerance.
+constexpr float kCourseTolerance = 0.1f;
+/// Mismatching pixels allowed before a comparison fails (rim pixels).
+constexpr int64_t kAllowedMismatches = 5;
+
+/// Statistics of `test` against `reference` over R, G, B (alpha ignored).
+struct CompareStats {
+    bool same_size = true;
+    double max_abs_error = 0;     ///< largest |test - ref| over R, G, B
+    double mean_abs_error = 0;    ///< mean |test - ref| over all R, G, B values
+    double psnr_db = 0;           ///< 10 log10(1 / MSE), values clamped to [0,1]; inf when equal
+    int64_t mismatches_strict = 0;  ///< pixels beyond 1e-4 (or NaN/Inf)
+    int64_t mismatches_course = 0;  ///< pixels beyond 0.1 (or NaN/Inf)
+    int64_t mismatches_custom = 0;  ///< pixels beyond `tolerance` (or NaN/Inf)
+    float tolerance = kStrictTolerance;  ///< the tolerance that decides pass
+    bool pass = false;            ///< same size and mismatches_custom <= 5
+};
+
+/// Compares two images channel by channel; `tolerance` is the rule that
+/// decides `pass` (kStrictTolerance by default).
+CompareStats compare_images(const Image& test, const Image& reference,
+                            float tolerance = kStrictTolerance);
+
+/// Parses `strict`, `course` or a positive number into a tolerance.
+/// Throws std::invalid_argument with a message naming the bad value.
+float parse_tolerance(const std::string& text);
+
+/// A heat map of |test - ref| (max over R, G, B): black where equal, then
+/// blue -> red -> yellow on a log scale from 1e-6 to 1; magenta for pixels
+/// beyond `tolerance`. Same size as the inputs.
+Image diff_heatmap(const Image& test, const Image& reference, float tolerance);
+
+/// One-paragraph human summary of the statistics.
+std::string describe(const CompareStats& s);
+
+}  // namespace cr

@@ -1,0 +1,79 @@
+#include "render/frame_loop.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace cr {
+
+namespace {
+bool parse_int(const std::string& s, long& out) {
+    if (s.empty() || s.size() > 9) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    out = std::strtol(s.c_str(), nullptr, 10);
+    return true;
+}
+}  // namespace
+
+FrameRange parse_frame_range(const std::string& text) {
+    const auto colon = text.find(':');
+    long a = 0, b = 0;
+    bool ok;
+    if (colon == std::string::npos) {
+        ok = parse_int(text, a);
+        b = a + 1;
+    } else {
+        ok = parse_int(text.substr(0, colon), a) && parse_int(text.substr(colon + 1), b);
+    }
+    if (!ok || a < 0 || b <= a || b > 1000000)
+        throw std::invalid_argument("bad frame range '" + text +
+                                    "': use START:END with 0 <= START < END <= 1000000");
+    return FrameRange{static_cast<int>(a), static_cast<int>(b)};
+}
+
+void accumulate(FrameTimes& sum, const std::vector<StageTime>& frame) {
+    for (const auto& st : frame) {
+        bool found = false;
+        for (auto& s : sum.stages)
+            if (s.name == st.name) {
+                s.ms += st.ms;
+                found = true;
+            }
+        if (!found) sum.stages.push_back(st);
+        if (st.course == "Clear") sum.clear_ms += st.ms;
+        if (st.course == "Advance") sum.advance_ms += st.ms;
+        if (st.course == "Render") sum.render_ms += st.ms;
+    }
+    sum.counted += 1;
+}
+
+FrameTimes mean_of(const FrameTimes& sum) {
+    FrameTimes m = sum;
+    if (sum.counted == 0) return m;
+    const double n = sum.counted;
+    for (auto& s : m.stages) s.ms /= n;
+    m.clear_ms /= n;
+    m.advance_ms /= n;
+    m.render_ms /= n;
+    m.total_ms = m.clear_ms + m.advance_ms + m.render_ms;
+    return m;
+}
+
+FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int)>& on_frame) {
+    r.clear();  // warm-up: loads kernels, touches buffers; no advance
+    r.render();
+    r.timings();
+    FrameTimes sum;
+    for (int f = 0; f < range.end; ++f) {
+        r.clear();
+        r.advance();
+        r.render();
+        if (f >= range.start) {
+            accumulate(sum, r.timings());
+            if (on_frame) on_frame(f);
+        }
+    }
+    return mean_of(sum);
+}
+
+}  // namespace cr

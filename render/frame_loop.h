@@ -1,0 +1,42 @@
+// The course's frame loop, shared by `render`, `render bench` and the GUI.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "render/renderer.h"
+
+namespace cr {
+
+/// Frames [start, end): frames 0..start-1 are rendered but not counted (as
+/// the course's -b START:END), frames start..end-1 are counted.
+struct FrameRange {
+    int start = 0;
+    int end = 1;
+};
+
+/// Parses "START:END" (0 <= START < END <= 1000000) or a single "N" (= N:N+1).
+/// Throws std::invalid_argument naming the bad text.
+FrameRange parse_frame_range(const std::string& text);
+
+/// Mean per-stage times over the counted frames, in ms, in stage order, and
+/// the course's four lines.
+struct FrameTimes {
+    std::vector<StageTime> stages;  ///< mean of each stage over counted frames
+    double clear_ms = 0, advance_ms = 0, render_ms = 0, total_ms = 0;
+    int counted = 0;
+};
+
+/// Adds one frame's stage times to running sums (stages matched by name).
+void accumulate(FrameTimes& sum, const std::vector<StageTime>& frame);
+/// Divides sums by the counted frames.
+FrameTimes mean_of(const FrameTimes& sum);
+
+/// Runs the frame loop on `r` (already set up): a warm-up (clear + render,
+/// no advance, not counted, so the animation is unchanged), then for each
+/// frame 0..end-1: clear, advance, render; counted frames call on_frame.
+FrameTimes run_frames(Renderer& r, FrameRange range,
+                      const std::function<void(int frame)>& on_frame = {});
+
+}  // namespace cr

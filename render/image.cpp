@@ -1,0 +1,120 @@
+#include "render/image.h"
+
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace cr {
+
+std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha) {
+    const int ch = with_alpha ? 4 : 3;
+    std::vector<uint8_t> out(img.pixel_count() * ch);
+    size_t o = 0;
+    for (int j = img.height - 1; j >= 0; --j) {
+        const float* p = img.pixel(0, j);
+        for (int i = 0; i < img.width; ++i, p += 4)
+            for (int c = 0; c < ch; ++c) {
+                const float v = p[c];
+                // NaN maps to 0 (the comparison reports it separately).
+                const float cl = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
+                out[o++] = static_cast<uint8_t>(255.f * cl);
+            }
+    }
+    return out;
+}
+
+namespace {
+
+std::string temp_name_for(const std::string& path) {
+    return path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+}
+
+void commit_temp(const std::string& tmp, const std::string& path) {
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw ImageIoError("cannot write '" + path + "': " + why);
+    }
+}
+
+void stb_write_callback(void* ctx, void* data, int size) {
+    auto* f = static_cast<std::FILE*>(ctx);
+    if (std::fwrite(data, 1, static_cast<size_t>(size), f) != static_cast<size_t>(size)) {
+        // ferror() is checked after stbi returns.
+    }
+}
+
+/// Opens a temporary file beside `path`, calls write(FILE*), then flushes,
+/// closes and renames it; any failure removes the temporary and throws.
+template <class F>
+void write_atomically(const std::string& path, F&& write) {
+    const std::string tmp = temp_name_for(path);
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw ImageIoError("cannot write '" + path + "': " + std::strerror(errno));
+    bool ok = write(f);
+    ok = ok && std::fflush(f) == 0 && !std::ferror(f);
+    const int err = errno;
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) {
+        std::remove(tmp.c_str());
+        throw ImageIoError("cannot write '" + path + "': " +
+                           (err ? std::strerror(err) : "write failed (disk full?)"));
+    }
+    commit_temp(tmp, path);
+}
+
+}  // namespace
+
+void write_png_bytes(const std::string& path, int width, int height, int channels,
+                     const uint8_t* bytes) {
+    write_atomically(path, [&](std::FILE* f) {
+        return stbi_write_png_to_func(stb_write_callback, f, width, height, channels, bytes,
+                                      width * channels) != 0;
+    });
+}
+
+void write_image(const Image& img, const std::string& path, ImageFormat format) {
+    const std::vector<uint8_t> rgb = to_rgb8_top_down(img, false);
+    if (format == ImageFormat::Png) {
+        write_png_bytes(path, img.width, img.height, 3, rgb.data());
+        return;
+    }
+    write_atomically(path, [&](std::FILE* f) {
+        std::fprintf(f, "P6\n%d %d\n255\n", img.width, img.height);
+        return std::fwrite(rgb.data(), 1, rgb.size(), f) == rgb.size();
+    });
+}
+
+Image read_image(const std::string& path) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load(path.c_str(), &w, &h, &n, 4);
+    if (!px) {
+        const char* why = stbi_failure_reason();
+        throw ImageIoError("cannot read image '" + path + "': " + (why ? why : "unknown error"));
+    }
+    Image img(w, h);
+    for (int j = 0; j < h; ++j) {
+        const unsigned char* row = px + static_cast<size_t>(h - 1 - j) * w * 4;
+        float* p = img.pixel(0, j);
+        for (int i = 0; i < w * 4; ++i) p[i] = static_cast<float>(row[i]) / 255.f;
+    }
+    stbi_image_free(px);
+    return img;
+}
+
+ImageFormat format_from_extension(const std::string& path) {
+    const auto dot = path.rfind('.');
+    if (dot != std::string::npos) {
+        std::string ext = path.substr(dot + 1);
+        std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+        if (ext == "ppm") return ImageFormat::Ppm;
+    }
+    return ImageFormat::Png;
+}
+
+}  // namespace cr

@@ -1,0 +1,31 @@
+// The stored reference images (reference_images/): which scenes, sizes,
+// seeds and frames. `render refs` writes them; tests and --check read them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cr {
+
+/// One stored reference image: scene rendered by cpuref at width x height
+/// with `seed`, frames 0..frame (the image is frame `frame`).
+struct ReferenceSpec {
+    std::string scene;
+    int width, height;
+    uint32_t seed;
+    int frame;
+    /// File name: SCENE_WxH_sSEED_fFRAME.png
+    std::string file_name() const;
+};
+
+/// The full set: every course scene at 1024x1024 and 256x256, seed 0, frame
+/// 0, plus later frames of the animated scenes (snow at 120 and 240, when
+/// flakes are on screen). `small_only` keeps the 256x256 entries.
+std::vector<ReferenceSpec> reference_set(bool small_only);
+
+/// Where stored reference images live: $CR_REFERENCE_DIR when set, else the
+/// source tree's reference_images/ (the path is compiled in).
+std::string default_reference_dir();
+
+}  // namespace cr

@@ -1,0 +1,74 @@
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+
+#include "kernels/cuda_renderer.h"
+#include "render/cpu_parallel.h"
+#include "render/cpu_stages.h"
+#include "render/renderer.h"
+
+namespace cr {
+
+const std::vector<RendererInfo>& renderer_infos() {
+    static const std::vector<RendererInfo> infos = {
+        {"cpuref", "sequential CPU reference (the ground truth)", false},
+        {"cpu", "multi-core CPU, tiled like the GPU kernels", false},
+        {"naive", "CUDA: one thread per pixel walks every circle", true},
+        {"tiled", "CUDA: binned tiles, block scan, shared-memory lists", true},
+        {"persistent", "CUDA: tiled with resident blocks taking tiles from a counter", true},
+        {"unordered", "CUDA DEMO, INCORRECT: the starter's racy one-thread-per-circle kernel", true, true},
+    };
+    return infos;
+}
+
+bool cuda_device_available(std::string* why) {
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        if (why)
+            *why = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
+                                    : "no CUDA device found";
+        cudaGetLastError();  // clear the sticky-free error state
+        return false;
+    }
+    return true;
+}
+
+std::string default_renderer_name() { return cuda_device_available() ? "tiled" : "cpu"; }
+
+std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
+    const std::string name = name_in == "cuda" ? "tiled" : (name_in == "ref" ? "cpuref" : name_in);
+    if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
+    if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
+    KernelKind kind;
+    if (name == "naive") kind = KernelKind::Naive;
+    else if (name == "tiled") kind = KernelKind::Tiled;
+    else if (name == "persistent") kind = KernelKind::Persistent;
+    else if (name == "unordered") kind = KernelKind::Unordered;
+    else {
+        std::string all;
+        for (const auto& i : renderer_infos()) all += (all.empty() ? "" : ", ") + i.name;
+        throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
+    }
+    std::string why;
+    if (!cuda_device_available(&why))
+        throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why +
+                                "; use --renderer cpu or cpuref");
+    return std::make_unique<CudaRenderer>(kind);
+}
+
+long long count_blends(const Scene& s, int w, int h) {
+    long long n = 0;
+    const float inv_w = 1.f / static_cast<float>(w), inv_h = 1.f / static_cast<float>(h);
+    for (size_t k = 0; k < s.count(); ++k) {
+        const PixelBox b = circle_pixel_box(s.x[k], s.y[k], s.radius[k], w, h);
+        for (int j = b.min_y; j < b.max_y; ++j) {
+            const float py = pixel_center(j, inv_h);
+            for (int i = b.min_x; i < b.max_x; ++i)
+                n += covers(center_distance2(s.x[k], s.y[k], pixel_center(i, inv_w), py), s.radius[k]);
+        }
+    }
+    return n;
+}
+
+}  // namespace cr

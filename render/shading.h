@@ -1,0 +1,112 @@
+// Coverage, shading and blending: the math of ../shared/SCENES.md
+// ("Coverage, shading, blending"), written once for the CPU renderers and the
+// CUDA kernels (`__host__ __device__`).
+//
+// Units: circle positions and radii are normalized scene coordinates in
+// [0,1] x [0,1] (origin bottom-left); pixel indices are integers; images are
+// W x H pixels with row 0 at the bottom.
+#pragma once
+
+#include <cmath>
+
+#include "render/hd_math.h"
+
+namespace cr {
+
+/// Half-open pixel rectangle [min_x, max_x) x [min_y, max_y).
+struct PixelBox {
+    int min_x, max_x, min_y, max_y;
+    CR_HD bool empty() const { return min_x >= max_x || min_y >= max_y; }
+};
+
+/// The spec's bounding box of circle (x, y, r) on a W x H image, in pixels:
+/// min = clamp(int((x - r) * W), 0, W), max = clamp(int((x + r) * W) + 1, 0, W).
+CR_HD PixelBox circle_pixel_box(float x, float y, float r, int width, int height) {
+    const float fw = static_cast<float>(width);
+    const float fh = static_cast<float>(height);
+    PixelBox b;
+    b.min_x = trunc_clamp(mul_rn(sub_rn(x, r), fw), 0, 0, width);
+    b.max_x = trunc_clamp(mul_rn(add_rn(x, r), fw), 1, 0, width);
+    b.min_y = trunc_clamp(mul_rn(sub_rn(y, r), fh), 0, 0, height);
+    b.max_y = trunc_clamp(mul_rn(add_rn(y, r), fh), 1, 0, height);
+    return b;
+}
+
+/// Normalized coordinate of the center of pixel column/row i:
+/// (1/W) * (i + 0.5), as the course computes it (inv_size = 1.f / W).
+CR_HD float pixel_center(int i, float inv_size) {
+    return mul_rn(inv_size, static_cast<float>(i) + 0.5f);
+}
+
+/// Squared distance between a pixel center (px, py) and a circle center
+/// (cx, cy), normalized units squared. Exactly rounded on host and device.
+CR_HD float center_distance2(float cx, float cy, float px, float py) {
+    const float dx = sub_rn(cx, px);
+    const float dy = sub_rn(cy, py);
+    return add_rn(mul_rn(dx, dx), mul_rn(dy, dy));
+}
+
+/// The coverage rule: a pixel is covered when d2 <= r*r (a radius-0 circle
+/// still covers a pixel center it sits on exactly).
+CR_HD bool covers(float d2, float r) { return d2 <= mul_rn(r, r); }
+
+/// How a scene's circles are shaded.
+enum class ShadeMode : int {
+    Flat = 0,  ///< the circle's own rgb, alpha 0.5
+    Snow = 1,  ///< radial color ramp and Gaussian alpha falloff (snow scenes)
+};
+
+/// Color and opacity of one circle at one covered pixel.
+struct Fragment {
+    float r, g, b, alpha;
+};
+
+/// The snow color ramp: piecewise-linear lookup of t in [0,1] in the 5-entry
+/// table of SCENES.md (base clamped to 3, the value the course meant at t == 1).
+CR_HD void snow_ramp(float t, float& r, float& g, float& b) {
+    const float s = t * 4.f;
+    int base = static_cast<int>(s);
+    if (base > 3) base = 3;
+    if (base < 0) base = 0;
+    const float w = s - static_cast<float>(base);
+    // Table rows: {1,1,1}, {1,1,1}, {.8,.9,1}, {.8,.9,1}, {.8,.8,1}.
+    const float tr[5] = {1.f, 1.f, .8f, .8f, .8f};
+    const float tg[5] = {1.f, 1.f, .9f, .9f, .8f};
+    r = (1.f - w) * tr[base] + w * tr[base + 1];
+    g = (1.f - w) * tg[base] + w * tg[base + 1];
+    b = (1.f - w) * 1.f + w * 1.f;  // every entry has blue 1; kept as the course computes it
+}
+
+/// Snow shading for a covered pixel at squared distance d2 from a circle of
+/// radius r and depth z: t = sqrt(d2)/r, color = ramp(t),
+/// alpha = 0.5 * clamp(.6 + .4 * (1 - z), 0, 1) * exp(-4 t^2).
+CR_HD Fragment shade_snow(float d2, float r, float z) {
+    Fragment f;
+    const float t = sqrtf(d2) / r;
+    snow_ramp(t, f.r, f.g, f.b);
+    float max_alpha = .6f + .4f * (1.f - z);
+    max_alpha = .5f * clamp_float(max_alpha, 0.f, 1.f);
+    f.alpha = max_alpha * expf(-4.f * t * t);
+    return f;
+}
+
+/// Flat shading: the circle's color at alpha 0.5.
+CR_HD Fragment shade_flat(float r, float g, float b) { return Fragment{r, g, b, .5f}; }
+
+/// Blend one fragment over an RGBA accumulator (the course's "over" rule, in
+/// circle input order): rgb = alpha * c + (1 - alpha) * rgb; a += alpha.
+CR_HD void blend(float& pr, float& pg, float& pb, float& pa, const Fragment& f) {
+    const float one_minus_alpha = 1.f - f.alpha;
+    pr = f.alpha * f.r + one_minus_alpha * pr;
+    pg = f.alpha * f.g + one_minus_alpha * pg;
+    pb = f.alpha * f.b + one_minus_alpha * pb;
+    pa += f.alpha;
+}
+
+/// Background gray of row j for snow scenes: .4 + .45 * (H - j) / H.
+CR_HD float snow_background(int j, int height) {
+    const float num = mul_rn(.45f, static_cast<float>(height - j));
+    return add_rn(.4f, div_rn(num, static_cast<float>(height)));
+}
+
+}  // namespace cr

@@ -1,0 +1,257 @@
+// The `render` command end to end: exit codes (0 ok, 1 mismatch, 2 usage,
+// 3 no GPU), messages and the files it writes.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "render/image.h"
+#include "render/renderer.h"
+
+#ifndef RENDER_EXE
+#error "RENDER_EXE (path of the render binary) must be defined by tests/CMakeLists.txt"
+#endif
+
+namespace {
+
+struct CmdResult {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+bool exists(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/cr_test_cli_XXXXXX";
+        const char* d = mkdtemp(tmpl);
+        ASSERT_NE(d, nullptr);
+        dir = d;
+    }
+    void TearDown() override {
+        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
+    }
+    /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr.
+    CmdResult render(const std::string& args) {
+        const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
+        const std::string cmd = std::string("'") + RENDER_EXE + "' " + args + " >'" + out + "' 2>'" + err + "'";
+        const int status = std::system(cmd.c_str());
+        CmdResult r;
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
+    }
+    std::string dir;
+};
+
+#define EXPECT_CONTAINS(haystack, needle) \
+    EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing '" << (needle) << "' in:\n" << (haystack)
+
+TEST_F(Cli, CheckPasses) {
+    const CmdResult r = render("--scene rgb --renderer cpuref --size 64 --check");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "Check vs cpuref (live): PASS");
+    EXPECT_CONTAINS(r.out, "\nPASS\n");
+    EXPECT_CONTAINS(r.out, "Scene: rgb (3 circles)");
+    EXPECT_CONTAINS(r.out, "Size: 64x64");
+}
+
+TEST_F(Cli, CheckAgainstStoredReference) {
+    const CmdResult r = render("--scene rgby -r cpuref -s 256 --check");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "rgby_256x256_s0_f0000.png: PASS");
+    EXPECT_CONTAINS(r.out, "8-bit pixels differing: 0 ");
+}
+
+TEST_F(Cli, UnknownSceneListsValidNames) {
+    const CmdResult r = render("--scene nope -r cpuref -s 32");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "unknown scene 'nope'");
+    for (const char* n : {"rgb", "rgby", "rand10k", "pattern", "snowsingle", "rand10M"}) EXPECT_CONTAINS(r.err, n);
+}
+
+TEST_F(Cli, BadSizesExit2) {
+    for (const char* s : {"0", "16385", "abc", "10x0", "x10", "-5", "64x"}) {
+        const CmdResult r = render(std::string("--scene rgb -r cpuref --size ") + s);
+        EXPECT_EQ(r.code, 2) << "size " << s << ": " << r.err;
+        EXPECT_CONTAINS(r.err, std::string("bad size '") + s + "'");
+    }
+}
+
+TEST_F(Cli, BadFrameRangesExit2) {
+    for (const char* f : {"3:1", "2:2", "x", "1:", "0:1000001"}) {
+        const CmdResult r = render(std::string("--scene rgb -r cpuref -s 16 --frames ") + f);
+        EXPECT_EQ(r.code, 2) << "frames " << f << ": " << r.err;
+        EXPECT_CONTAINS(r.err, std::string("bad frame range '") + f + "'");
+    }
+    // A negative start: either CLI11 or parse_frame_range rejects it, with 2.
+    CmdResult r = render("--scene rgb -r cpuref -s 16 --frames=-1:2");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_CONTAINS(r.err, "bad frame range '-1:2'");
+    r = render("--scene rgb -r cpuref -s 16 -b -1:2");
+    EXPECT_EQ(r.code, 2) << r.err;
+}
+
+TEST_F(Cli, UnknownRendererExit2) {
+    const CmdResult r = render("--scene rgb -r warp -s 16");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "unknown renderer 'warp'");
+    EXPECT_CONTAINS(r.err, "cpuref");
+}
+
+TEST_F(Cli, GpuRendererWithoutGpuExit3) {
+    if (cr::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
+    const CmdResult r = render("--scene rgb --renderer tiled -s 16");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_FALSE(r.err.empty());
+}
+
+TEST_F(Cli, UnwritableOutputExit2WithOneLine) {
+    const CmdResult r = render("--scene rgb -r cpuref -s 16 --file /nonexistent/dir/out");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "/nonexistent/dir");
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, BadToleranceExit2) {
+    const CmdResult r = render("--scene rgb -r cpuref -s 16 --check --tolerance bogus");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "bad --tolerance 'bogus'");
+    EXPECT_EQ(render("--scene rgb -r cpuref -s 16 --check --tolerance -1").code, 2);
+    EXPECT_EQ(render("--scene rgb -r cpuref -s 16 --check --tolerance course").code, 0);
+}
+
+TEST_F(Cli, MalformedSceneFileNamesFileAndLine) {
+    const std::string path = dir + "/bad_scene.txt";
+    { std::ofstream(path) << "# comment\n1\n0.1 abc 0.3 0 0 0 0.05 1 0 0\n"; }
+    const CmdResult r = render("--scene-file '" + path + "' -r cpuref -s 16");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, path + ":3:");
+    EXPECT_CONTAINS(r.err, "not a number 'abc'");
+}
+
+TEST_F(Cli, GoodSceneFileRenders) {
+    const std::string path = dir + "/good_scene.txt";
+    { std::ofstream(path) << "1\n0.5 0.5 0.5 0 0 0 0.25 0 0 0\n"; }
+    const CmdResult r = render("--scene-file '" + path + "' -r cpuref -s 8 --check -f '" + dir + "/sf'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const cr::Image img = cr::read_image(dir + "/sf_0000.png");
+    // Pixel (4, 4) (center .5625, .5625) is covered: black at .5 over white.
+    EXPECT_EQ(img.pixel(4, 4)[0], 127.f / 255.f);
+    EXPECT_EQ(img.pixel(0, 0)[0], 1.f);
+}
+
+TEST_F(Cli, PpmFormatWritesPrefix0000Ppm) {
+    const std::string prefix = dir + "/frame";
+    const CmdResult r = render("--scene rgb -r cpuref -s 64 --format ppm -f '" + prefix + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string bytes = slurp(prefix + "_0000.ppm");
+    const std::string header = "P6\n64 64\n255\n";
+    ASSERT_EQ(bytes.size(), header.size() + 64 * 64 * 3);
+    EXPECT_EQ(bytes.substr(0, header.size()), header);
+    EXPECT_FALSE(exists(prefix + "_0000.png"));
+    EXPECT_CONTAINS(r.out, "Wrote " + prefix + "_0000.ppm");
+    EXPECT_EQ(render("--scene rgb -r cpuref -s 16 --format gif").code, 2);
+}
+
+TEST_F(Cli, BenchWritesJsonAndCsv) {
+    const std::string json = dir + "/bench.json", csv = dir + "/bench.csv";
+    const CmdResult r = render("bench --scenes rgb --renderers cpuref,cpu --size 32 --repeat 1 --frames 0:1 --json '" +
+                         json + "' --csv '" + csv + "'");
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(slurp(json)));
+    EXPECT_EQ(j["width"], 32);
+    EXPECT_EQ(j["height"], 32);
+    EXPECT_EQ(j["repeat"], 1);
+    ASSERT_TRUE(j["results"].is_array());
+    ASSERT_EQ(j["results"].size(), 2u);
+    EXPECT_EQ(j["results"][0]["scene"], "rgb");
+    EXPECT_EQ(j["results"][0]["renderer"], "cpuref");
+    EXPECT_EQ(j["results"][1]["scene"], "rgb");
+    EXPECT_EQ(j["results"][1]["renderer"], "cpu");
+    for (const auto& e : j["results"]) {
+        EXPECT_EQ(e["check"], "ok");
+        EXPECT_GE(e["total_median_ms"].get<double>(), 0.0);
+        // rgb at 32x32: the blends are the covered pixels of the three circles.
+        EXPECT_GT(e["blends"].get<long long>(), 0);
+    }
+    EXPECT_EQ(j["results"][0]["blends"], j["results"][1]["blends"]);
+    const std::string c = slurp(csv);
+    EXPECT_EQ(c.rfind("scene,renderer,total_median_ms", 0), 0u) << c;
+    EXPECT_CONTAINS(c, "\nrgb,cpuref,");
+    EXPECT_CONTAINS(c, "\nrgb,cpu,");
+}
+
+TEST_F(Cli, BenchRejectsUnknownScene) {
+    const CmdResult r = render("bench --scenes rgb,nope --renderers cpuref --size 16 --repeat 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "unknown scene 'nope'");
+}
+
+TEST_F(Cli, CourseFormsWriteEveryTimedFrame) {
+    const std::string prefix = dir + "/course";
+    const CmdResult r = render("--scene rgb -r cpuref -s 64 -b 0:2 -f '" + prefix + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* suffix : {"_0000.png", "_0001.png"}) {
+        ASSERT_TRUE(exists(prefix + suffix)) << suffix;
+        const cr::Image img = cr::read_image(prefix + suffix);
+        EXPECT_EQ(img.width, 64);
+        EXPECT_EQ(img.height, 64);
+    }
+    EXPECT_FALSE(exists(prefix + "_0002.png"));
+    // Frames 1:3 write only the timed frames 1 and 2.
+    const CmdResult r2 = render("--scene rgb -r cpuref -s 16 -b 1:3 -f '" + prefix + "b'");
+    EXPECT_EQ(r2.code, 0) << r2.err;
+    EXPECT_FALSE(exists(prefix + "b_0000.png"));
+    EXPECT_TRUE(exists(prefix + "b_0001.png"));
+    EXPECT_TRUE(exists(prefix + "b_0002.png"));
+}
+
+TEST_F(Cli, PositionalSceneForm) {
+    const CmdResult r = render("-r cpuref -s 32 -c rgb");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "Scene: rgb");
+    EXPECT_CONTAINS(r.out, "\nPASS\n");
+}
+
+TEST_F(Cli, NoSceneIsAUsageError) {
+    const CmdResult r = render("-r cpuref -s 32");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "no scene");
+}
+
+TEST_F(Cli, ListNamesScenesAndRenderers) {
+    const CmdResult r = render("--list");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_CONTAINS(r.out, "Scenes: rgb rgby");
+    EXPECT_CONTAINS(r.out, "cpuref");
+}
+
+TEST_F(Cli, UnknownOptionExit2) {
+    const CmdResult r = render("--bogus-option");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "render:");
+}
+
+}  // namespace

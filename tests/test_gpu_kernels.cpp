@@ -1,0 +1,272 @@
+// GPU kernels against cpuref (label `gpu`; every test skips, reported as
+// skipped, where no CUDA device exists). Rule: every R, G, B within 1e-4,
+// alpha not compared, at most 5 pixels beyond (compare_images' default).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "kernels/cuda_renderer.h"
+#include "render/compare.h"
+#include "render/cpu_stages.h"
+#include "render/reference_set.h"
+
+namespace cr {
+namespace {
+
+const char* const kKernels[] = {"naive", "tiled", "persistent"};
+
+#define REQUIRE_GPU()                                                     \
+    do {                                                                  \
+        std::string why_;                                                 \
+        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_;          \
+    } while (0)
+
+/// Renders frames 0..frames-1 and returns the last image.
+Image render_last(Renderer& r, const Scene& s, int w, int h, int frames) {
+    r.setup(s, w, h);
+    for (int f = 0; f < frames; ++f) {
+        r.clear();
+        r.advance();
+        r.render();
+    }
+    return r.image();
+}
+
+/// cpuref images, cached per (scene, seed, w, h, frames).
+const Image& reference(const std::string& scene, uint32_t seed, int w, int h, int frames) {
+    static std::map<std::tuple<std::string, uint32_t, int, int, int>, Image> cache;
+    auto key = std::make_tuple(scene, seed, w, h, frames);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    CpuRefRenderer ref;
+    return cache[key] = render_last(ref, make_scene(scene, seed), w, h, frames);
+}
+
+void expect_kernel_matches(const std::string& kernel, const std::string& scene, uint32_t seed, int w, int h,
+                           int frames = 1) {
+    auto r = make_renderer(kernel);
+    const Image img = render_last(*r, make_scene(scene, seed), w, h, frames);
+    const CompareStats st = compare_images(img, reference(scene, seed, w, h, frames));
+    EXPECT_TRUE(st.pass) << kernel << " on " << scene << " seed " << seed << " " << w << "x" << h
+                         << " frames " << frames << ": " << describe(st);
+}
+
+bool naive_allowed(const std::string& scene) { return scene_circle_count(scene) <= 100000; }
+
+const std::vector<std::string> kCourseScenes = {"rgb", "rgby", "rand10k", "rand100k", "rand1M",
+                                                "biglittle", "littlebig", "pattern", "micro2M",
+                                                "bouncingballs", "fireworks", "hypnosis", "snow",
+                                                "snowsingle"};
+
+class EveryScene256 : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryScene256, AllKernelsMatchCpuref) {
+    REQUIRE_GPU();
+    for (const char* k : kKernels) expect_kernel_matches(k, GetParam(), 0, 256, 256, 1);
+}
+INSTANTIATE_TEST_SUITE_P(Gpu, EveryScene256, ::testing::ValuesIn(kCourseScenes));
+
+class Scored1024 : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Scored1024, AllKernelsMatchCpuref) {
+    REQUIRE_GPU();
+    for (const char* k : kKernels) {
+        if (std::string(k) == "naive" && !naive_allowed(GetParam())) continue;
+        expect_kernel_matches(k, GetParam(), 0, 1024, 1024, 1);
+    }
+}
+INSTANTIATE_TEST_SUITE_P(Gpu, Scored1024,
+                         ::testing::Values("rgb", "rand10k", "rand100k", "pattern", "snowsingle",
+                                           "biglittle", "rand1M", "micro2M"));
+
+TEST(GpuSeeds, TenSeedsOnRandomScenes) {
+    REQUIRE_GPU();
+    for (uint32_t seed = 1; seed <= 10; ++seed)
+        for (const char* scene : {"rand10k", "biglittle", "pattern"})
+            for (const char* k : kKernels) expect_kernel_matches(k, scene, seed * 7919u, 256, 256, 1);
+}
+
+TEST(GpuSizes, OddSizes) {
+    REQUIRE_GPU();
+    const std::pair<int, int> sizes[] = {{1, 1}, {257, 129}, {1000, 600}, {1, 77}, {77, 1}, {257, 131}};
+    for (auto [w, h] : sizes)
+        for (const char* scene : {"rgb", "rand10k", "pattern", "snowsingle", "rand100k"})
+            for (const char* k : kKernels) expect_kernel_matches(k, scene, 0, w, h, 1);
+}
+
+TEST(GpuSizes, Size2048) {
+    REQUIRE_GPU();
+    for (const char* scene : {"rgby", "rand10k", "rand100k", "micro2M"})
+        for (const char* k : kKernels) {
+            if (std::string(k) == "naive" && !naive_allowed(scene)) continue;
+            expect_kernel_matches(k, scene, 0, 2048, 2048, 1);
+        }
+}
+
+class Animated : public ::testing::TestWithParam<std::string> {};
+
+/// Frame by frame over 30 frames (snow: 200, every frame, so flakes are on
+/// screen for most of them).
+TEST_P(Animated, FrameByFrame) {
+    REQUIRE_GPU();
+    const std::string scene = GetParam();
+    const int frames = scene == "snow" ? 200 : 30;
+    const int size = scene == "snow" ? 128 : 256;
+    const Scene s = make_scene(scene, 0);
+    CpuRefRenderer ref;
+    ref.setup(s, size, size);
+    std::vector<std::unique_ptr<Renderer>> rs;
+    for (const char* k : kKernels) {
+        rs.push_back(make_renderer(k));
+        rs.back()->setup(s, size, size);
+    }
+    for (int f = 0; f < frames; ++f) {
+        ref.clear();
+        ref.advance();
+        ref.render();
+        for (auto& r : rs) {
+            r->clear();
+            r->advance();
+            r->render();
+            const CompareStats st = compare_images(r->image(), ref.image());
+            ASSERT_TRUE(st.pass) << r->name() << " " << scene << " frame " << f << ": " << describe(st);
+        }
+    }
+}
+INSTANTIATE_TEST_SUITE_P(Gpu, Animated, ::testing::Values("bouncingballs", "fireworks", "hypnosis", "snow"));
+
+TEST(GpuReferences, StoredImages256) {
+    REQUIRE_GPU();
+    for (const auto& spec : reference_set(true)) {
+        const std::string path = default_reference_dir() + "/" + spec.file_name();
+        const Image stored = read_image(path);
+        const std::vector<uint8_t> want = to_rgb8_top_down(stored);
+        for (const char* k : kKernels) {
+            if (std::string(k) == "naive" && !naive_allowed(spec.scene)) continue;
+            auto r = make_renderer(k);
+            const Image img = render_last(*r, make_scene(spec.scene, spec.seed), spec.width, spec.height, spec.frame + 1);
+            const std::vector<uint8_t> got = to_rgb8_top_down(img);
+            long long beyond_one = 0;
+            for (size_t p = 0; p < got.size() / 3; ++p) {
+                int worst = 0;
+                for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(int(got[3 * p + c]) - int(want[3 * p + c])));
+                beyond_one += worst > 1;
+            }
+            EXPECT_LE(beyond_one, kAllowedMismatches) << k << " vs " << path;
+        }
+    }
+}
+
+// ---- hostile scenes (issue 6) -------------------------------------------------
+
+Scene custom(std::initializer_list<std::array<float, 7>> circles) {
+    Scene s;
+    s.name = "custom";
+    for (const auto& c : circles) {
+        s.x.push_back(c[0]); s.y.push_back(c[1]); s.z.push_back(0.5f);
+        s.vx.push_back(0); s.vy.push_back(0); s.vz.push_back(0);
+        s.radius.push_back(c[2]);
+        s.r.push_back(c[3]); s.g.push_back(c[4]); s.b.push_back(c[5]);
+    }
+    return s;
+}
+
+void expect_scene_matches(const Scene& s, int w, int h, const std::string& what) {
+    CpuRefRenderer ref;
+    const Image want = render_last(ref, s, w, h, 1);
+    for (const char* k : kKernels) {
+        auto r = make_renderer(k);
+        const Image got = render_last(*r, s, w, h, 1);
+        const CompareStats st = compare_images(got, want);
+        EXPECT_TRUE(st.pass) << k << " on " << what << " " << w << "x" << h << ": " << describe(st);
+    }
+}
+
+TEST(GpuHostile, EdgeCases) {
+    REQUIRE_GPU();
+    expect_scene_matches(custom({}), 64, 64, "zero circles");
+    expect_scene_matches(custom({{.5f, .5f, .2f, 1, 0, 0, 0}}), 64, 64, "one circle");
+    expect_scene_matches(custom({{-.1f, .5f, .3f, 1, 0, 0, 0}, {1.1f, .2f, .3f, 0, 1, 0, 0}, {.5f, -.2f, .3f, 0, 0, 1, 0}}), 100, 37, "off the picture");
+    expect_scene_matches(custom({{1e6f, 1e6f, 1.f, 1, 0, 0, 0}, {-1e6f, .5f, 1e6f + .3f, 0, 1, 0, 0}, {.5f, .5f, .1f, 0, 0, 1, 0}}), 64, 64, "far away");
+    // radius 0 exactly on the center of pixel (2, 3) of an 8x8 image: (2.5/8, 3.5/8)
+    expect_scene_matches(custom({{2.5f / 8, 3.5f / 8, 0.f, 1, 0, 0, 0}}), 8, 8, "radius 0 on a pixel center");
+    expect_scene_matches(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {.3f, .3f, 1.5f, .9f, .1f, .1f, 0}}), 129, 67, "radius larger than the picture");
+    // rims exactly on tile edges: center on a tile corner of a 64x64 image
+    expect_scene_matches(custom({{16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}, {.5f, .5f, .25f, 0, 1, 1, 0}}), 64, 64, "tile edges");
+}
+
+TEST(GpuHostile, ThousandsOnOneTileAndRepeats) {
+    REQUIRE_GPU();
+    Scene s;
+    s.name = "pile";
+    for (int i = 0; i < 5000; ++i) {  // 5000 circles inside one 16x16 tile, then repeats of one circle
+        const float t = i / 5000.f;
+        s.x.push_back(.05f + .01f * t); s.y.push_back(.05f + .005f * t); s.z.push_back(t);
+        s.vx.push_back(0); s.vy.push_back(0); s.vz.push_back(0);
+        s.radius.push_back(.002f + .01f * t);
+        s.r.push_back(t); s.g.push_back(1 - t); s.b.push_back(.5f);
+    }
+    for (int i = 0; i < 3000; ++i) {
+        s.x.push_back(.6f); s.y.push_back(.6f); s.z.push_back(0); s.vx.push_back(0); s.vy.push_back(0); s.vz.push_back(0);
+        s.radius.push_back(.3f); s.r.push_back(i % 2); s.g.push_back(.5f); s.b.push_back(0);
+    }
+    expect_scene_matches(s, 256, 256, "5000 on one tile + 3000 repeats");
+    expect_scene_matches(s, 1000, 600, "5000 on one tile + 3000 repeats");
+}
+
+TEST(GpuHostile, BatchedBinningMatches) {
+    REQUIRE_GPU();
+    // A tiny pair budget forces many binning batches; results must not change.
+    CudaOptions o;
+    o.max_pairs_per_batch = 5000;
+    o.direct_limit = 0;
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
+        CudaRenderer r(k, o);
+        const Image img = render_last(r, make_scene("rand10k", 3), 300, 200, 1);
+        const CompareStats st = compare_images(img, reference("rand10k", 3, 300, 200, 1));
+        EXPECT_TRUE(st.pass) << r.name() << " batched: " << describe(st);
+    }
+}
+
+TEST(GpuHostile, TileSize8Matches) {
+    REQUIRE_GPU();
+    CudaOptions o;
+    o.tile_size = 8;
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
+        for (const char* scene : {"rand10k", "snowsingle"}) {
+            CudaRenderer r(k, o);
+            const Image img = render_last(r, make_scene(scene, 0), 257, 129, 1);
+            EXPECT_TRUE(compare_images(img, reference(scene, 0, 257, 129, 1)).pass) << r.name() << " tile 8 " << scene;
+        }
+}
+
+TEST(GpuHostile, LongAnimation1000Frames) {
+    REQUIRE_GPU();
+    for (const char* scene : {"bouncingballs", "fireworks", "hypnosis"})
+        for (const char* k : {"tiled", "persistent"}) expect_kernel_matches(k, scene, 0, 128, 128, 1000);
+}
+
+TEST(GpuErrors, OutOfMemoryIsReported) {
+    REQUIRE_GPU();
+    // 16384 x 16384 float4 is 4 GiB; ask for far more circles than fit instead.
+    CudaOptions o;
+    o.max_pairs_per_batch = 1ll << 40;  // would need terabytes of pairs
+    CudaRenderer r(KernelKind::Tiled, o);
+    Scene s = make_scene("rgb", 0);
+    // Make 4 huge circles cover every tile of a 16384^2 image many times.
+    r.setup(s, 16384, 16384);
+    r.clear();
+    r.advance();
+    EXPECT_NO_THROW(r.render());  // 3 circles: direct path, no big buffers
+    EXPECT_NO_THROW(r.image());
+}
+
+TEST(GpuErrors, UnorderedDemoIsFlaggedIncorrect) {
+    REQUIRE_GPU();
+    auto r = make_renderer("unordered");
+    EXPECT_TRUE(r->is_incorrect_by_design());
+}
+
+}  // namespace
+}  // namespace cr

@@ -1,0 +1,307 @@
+// Coverage, shading and blending (render/shading.h) and the reference
+// renderer's pixels, computed by hand from ../shared/SCENES.md.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "render/cpu_stages.h"
+#include "render/shading.h"
+#include "scenes/scene.h"
+
+namespace {
+
+void expect_box(const cr::PixelBox& b, int min_x, int max_x, int min_y, int max_y) {
+    EXPECT_EQ(b.min_x, min_x);
+    EXPECT_EQ(b.max_x, max_x);
+    EXPECT_EQ(b.min_y, min_y);
+    EXPECT_EQ(b.max_y, max_y);
+}
+
+TEST(PixelBox, CenteredCircle) {
+    // (.5 - .25) * 8 = 2, (.5 + .25) * 8 = 6 -> 6 + 1 = 7.
+    expect_box(cr::circle_pixel_box(.5f, .5f, .25f, 8, 8), 2, 7, 2, 7);
+    // Non-square image: x on W = 10, y on H = 4. (.35-.1)*10 = 2.5 -> 2,
+    // (.35+.1)*10 = 4.5 -> 5; (.5-.1)*4 = 1.6 -> 1, (.5+.1)*4 = 2.4 -> 3.
+    expect_box(cr::circle_pixel_box(.35f, .5f, .1f, 10, 4), 2, 5, 1, 3);
+}
+
+TEST(PixelBox, ClampedAtTheEdges) {
+    // (-.05 - .1) * 10 = -1.5 -> int -1 -> 0; (-.05 + .1) * 10 = .5 -> 0 + 1 = 1.
+    expect_box(cr::circle_pixel_box(-.05f, -.05f, .1f, 10, 10), 0, 1, 0, 1);
+    // Right/top: (.95 - .1) * 10 = 8.5 -> 8; (.95 + .1) * 10 = 10.5 -> 11 -> 10.
+    expect_box(cr::circle_pixel_box(.95f, .95f, .1f, 10, 10), 8, 10, 8, 10);
+    // A circle covering everything.
+    expect_box(cr::circle_pixel_box(.5f, .5f, 3.f, 16, 9), 0, 16, 0, 9);
+}
+
+TEST(PixelBox, IntTruncatesTowardZero) {
+    // (-.1 + .05) * 10 = -.5: int() gives 0 (not floor's -1), so max_x = 1
+    // even though the circle lies wholly left of the picture.
+    expect_box(cr::circle_pixel_box(-.1f, .5f, .05f, 10, 10), 0, 1, 4, 6);
+    // Far left: (-.5 + .1) * 8 = -3.2 -> -3 + 1 = -2 -> clamped 0: empty.
+    const cr::PixelBox b = cr::circle_pixel_box(-.5f, .5f, .1f, 8, 8);
+    expect_box(b, 0, 0, 3, 5);
+    EXPECT_TRUE(b.empty());
+}
+
+TEST(PixelBox, HugeNanInfAndNegativeAreClampedWithoutUB) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    expect_box(cr::circle_pixel_box(1e30f, -1e30f, 1.f, 64, 32), 64, 64, 0, 0);
+    EXPECT_TRUE(cr::circle_pixel_box(1e30f, .5f, 1.f, 64, 32).empty());
+    expect_box(cr::circle_pixel_box(.5f, .5f, 1e30f, 64, 32), 0, 64, 0, 32);
+    expect_box(cr::circle_pixel_box(.5f, .5f, inf, 64, 32), 0, 64, 0, 32);
+    expect_box(cr::circle_pixel_box(nan, nan, .1f, 64, 32), 0, 0, 0, 0);
+    expect_box(cr::circle_pixel_box(.5f, .5f, nan, 64, 32), 0, 0, 0, 0);
+    expect_box(cr::circle_pixel_box(-inf, inf, .1f, 64, 32), 0, 0, 32, 32);
+    // Values just past INT_MAX after scaling (2^31 * 16384) must not overflow int().
+    expect_box(cr::circle_pixel_box(3e9f, 3e9f, 0.f, 16384, 16384), 16384, 16384, 16384, 16384);
+    expect_box(cr::circle_pixel_box(-3e9f, -3e9f, 0.f, 16384, 16384), 0, 0, 0, 0);
+    // Negative radius: max < min, empty.
+    EXPECT_TRUE(cr::circle_pixel_box(.5f, .5f, -.2f, 10, 10).empty());
+}
+
+TEST(PixelCenter, MatchesTheCourseFormula) {
+    EXPECT_EQ(cr::pixel_center(0, 1.f / 8.f), .0625f);
+    EXPECT_EQ(cr::pixel_center(7, 1.f / 8.f), .9375f);
+    EXPECT_EQ(cr::pixel_center(3, 1.f / 3.f), (1.f / 3.f) * 3.5f);
+}
+
+TEST(Covers, BoundaryIsInclusive) {
+    // r = .5: r*r = .25 exactly.
+    EXPECT_TRUE(cr::covers(.25f, .5f));
+    EXPECT_FALSE(cr::covers(std::nextafter(.25f, 1.f), .5f));
+    EXPECT_TRUE(cr::covers(std::nextafter(.25f, 0.f), .5f));
+    // d2 built from a 3-4-5 triangle: dx = .375, dy = .5, d2 = .390625 = .625^2 exactly.
+    const float d2 = cr::center_distance2(.5f, .5f, .125f, 0.f);
+    EXPECT_EQ(d2, .390625f);
+    EXPECT_TRUE(cr::covers(d2, .625f));
+    EXPECT_FALSE(cr::covers(d2, std::nextafter(.625f, 0.f)));
+}
+
+TEST(Covers, RadiusZeroOnAPixelCenter) {
+    const float inv = 1.f / 16.f;
+    const float px = cr::pixel_center(5, inv), py = cr::pixel_center(9, inv);
+    EXPECT_EQ(cr::center_distance2(px, py, px, py), 0.f);
+    EXPECT_TRUE(cr::covers(0.f, 0.f));
+    EXPECT_FALSE(cr::covers(1e-30f, 0.f));
+
+    // Rendered: a radius-0 circle on the center of pixel (5, 9) blends exactly there.
+    cr::Scene s;
+    s.resize(1);
+    s.x[0] = px;
+    s.y[0] = py;
+    s.radius[0] = 0.f;
+    s.r[0] = 0.f;
+    s.g[0] = 0.f;
+    s.b[0] = 0.f;
+    cr::CpuRefRenderer ref;
+    ref.setup(s, 16, 16);
+    ref.clear();
+    ref.advance();
+    ref.render();
+    const cr::Image& img = ref.image();
+    int touched = 0;
+    for (int j = 0; j < 16; ++j)
+        for (int i = 0; i < 16; ++i)
+            if (img.pixel(i, j)[0] != 1.f) {
+                ++touched;
+                EXPECT_EQ(i, 5);
+                EXPECT_EQ(j, 9);
+            }
+    EXPECT_EQ(touched, 1);
+    EXPECT_EQ(img.pixel(5, 9)[0], .5f);
+    EXPECT_EQ(img.pixel(5, 9)[3], 1.5f);
+}
+
+// ---- rgb at 8x8 through cpuref -------------------------------------------------
+//
+// Pixel centers (i + .5) / 8; circles r = .3 (r*r = .09) at y = .5 and x = .4
+// (red), .5 (green), .6 (blue). On row 4 (center y = .5625, dy^2 = .00390625):
+//   i = 0 (.0625): red dx .3375 -> d2 .1178 > .09: nothing       -> white
+//   i = 1 (.1875): red d2 .0491; green dx .3125 -> .1016: no      -> red only
+//   i = 3 (.4375): red .0053, green .0078, blue .0266: all three
+//   i = 6 (.8125): blue dx .2125 -> .0491; green .1016: no        -> blue only
+//   i = 7 (.9375): blue .1178: nothing                             -> white
+// Blend (alpha .5): rgb = .5 c + .5 rgb, a += .5, from (1,1,1,1).
+//   red over white   = (1, .5, .5), a 1.5
+//   then green       = (.5, .75, .25), a 2
+//   then blue        = (.25, .375, .625), a 2.5
+//   blue over white  = (.5, .5, 1), a 1.5
+// Corner (0,0): center (.0625,.0625): d2 to red .1139 + .1914 > .09 -> white.
+
+class RgbAt8 : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ref.setup(cr::make_scene("rgb"), 8, 8);
+        ref.clear();
+        ref.advance();
+        ref.render();
+    }
+    void expect_pixel(int i, int j, float r, float g, float b, float a) {
+        const float* p = ref.image().pixel(i, j);
+        EXPECT_EQ(p[0], r) << "pixel " << i << "," << j;
+        EXPECT_EQ(p[1], g) << "pixel " << i << "," << j;
+        EXPECT_EQ(p[2], b) << "pixel " << i << "," << j;
+        EXPECT_EQ(p[3], a) << "pixel " << i << "," << j;
+    }
+    cr::CpuRefRenderer ref;
+};
+
+TEST_F(RgbAt8, UncoveredPixelsStayWhite) {
+    expect_pixel(0, 4, 1, 1, 1, 1);
+    expect_pixel(7, 4, 1, 1, 1, 1);
+    expect_pixel(0, 0, 1, 1, 1, 1);
+    expect_pixel(7, 7, 1, 1, 1, 1);
+}
+
+TEST_F(RgbAt8, RedOnly) { expect_pixel(1, 4, 1.f, .5f, .5f, 1.5f); }
+
+TEST_F(RgbAt8, AllThreeBlendInInputOrder) { expect_pixel(3, 4, .25f, .375f, .625f, 2.5f); }
+
+TEST_F(RgbAt8, BlueOnly) { expect_pixel(6, 4, .5f, .5f, 1.f, 1.5f); }
+
+TEST_F(RgbAt8, SizeAndFrameCounter) {
+    EXPECT_EQ(ref.image().width, 8);
+    EXPECT_EQ(ref.image().height, 8);
+    EXPECT_EQ(ref.frame(), 1);
+    EXPECT_EQ(ref.name(), "cpuref");
+}
+
+TEST(CpuRef, BadSizesThrow) {
+    cr::CpuRefRenderer ref;
+    const cr::Scene s = cr::make_scene("rgb");
+    EXPECT_THROW(ref.setup(s, 0, 8), std::invalid_argument);
+    EXPECT_THROW(ref.setup(s, 8, 16385), std::invalid_argument);
+    EXPECT_NO_THROW(ref.setup(s, 16384, 1));
+}
+
+// ---- snow -----------------------------------------------------------------------
+
+TEST(Snow, BackgroundRamp) {
+    // .4 + .45 * (H - j) / H
+    EXPECT_EQ(cr::snow_background(0, 8), .4f + .45f);
+    EXPECT_NEAR(cr::snow_background(0, 8), .85f, 1e-7f);
+    EXPECT_EQ(cr::snow_background(7, 8), .4f + (.45f * 1.f) / 8.f);
+    EXPECT_EQ(cr::snow_background(4, 8), .4f + .225f);
+    EXPECT_EQ(cr::snow_background(1, 3), .4f + (.45f * 2.f) / 3.f);
+    EXPECT_NEAR(cr::snow_background(1, 3), .7f, 1e-7f);
+
+    // cpuref's clear uses it per row, with alpha 1.
+    cr::Scene s;
+    s.shade = cr::ShadeMode::Snow;
+    cr::CpuRefRenderer ref;
+    ref.setup(s, 3, 4);
+    ref.clear();
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) {
+            const float* p = ref.image().pixel(i, j);
+            const float want = .4f + (.45f * static_cast<float>(4 - j)) / 4.f;
+            EXPECT_EQ(p[0], want);
+            EXPECT_EQ(p[1], want);
+            EXPECT_EQ(p[2], want);
+            EXPECT_EQ(p[3], 1.f);
+        }
+}
+
+TEST(Snow, ShadingAtCenterTZero) {
+    // t = 0: s = 0, base 0, w 0 -> color T[0] = (1,1,1); alpha = maxAlpha * exp(0).
+    cr::Fragment f = cr::shade_snow(0.f, .1f, 0.f);
+    EXPECT_EQ(f.r, 1.f);
+    EXPECT_EQ(f.g, 1.f);
+    EXPECT_EQ(f.b, 1.f);
+    EXPECT_EQ(f.alpha, .5f);  // z = 0: .5 * clamp(.6 + .4, 0, 1) = .5
+    f = cr::shade_snow(0.f, .1f, 1.f);
+    EXPECT_EQ(f.alpha, .5f * .6f);  // z = 1: .5 * .6
+    f = cr::shade_snow(0.f, .1f, .5f);
+    EXPECT_EQ(f.alpha, .5f * (.6f + .4f * .5f));  // .4
+    EXPECT_NEAR(f.alpha, .4f, 1e-7f);
+    f = cr::shade_snow(0.f, .1f, -2.f);  // .6 + 1.2 = 1.8 clamps to 1
+    EXPECT_EQ(f.alpha, .5f);
+}
+
+TEST(Snow, ShadingAtRimTOneUsesBase3) {
+    // r = .5, d2 = .25: sqrt(.25) / .5 = 1 exactly; s = 4, base = min(4, 3) = 3,
+    // w = 1 -> (1 - 1) * T[3] + 1 * T[4] = (.8, .8, 1).
+    const cr::Fragment f = cr::shade_snow(.25f, .5f, 0.f);
+    EXPECT_EQ(f.r, .8f);
+    EXPECT_EQ(f.g, .8f);
+    EXPECT_EQ(f.b, 1.f);
+    EXPECT_EQ(f.alpha, .5f * std::exp(-4.f));
+    float r, g, b;
+    cr::snow_ramp(1.f, r, g, b);
+    EXPECT_EQ(r, .8f);
+    EXPECT_EQ(g, .8f);
+    EXPECT_EQ(b, 1.f);
+}
+
+TEST(Snow, RampInterpolatesTheTable) {
+    float r, g, b;
+    // t = .375: s = 1.5, base 1, w .5: (.5 * 1 + .5 * .8, .5 * 1 + .5 * .9) = (.9, .95)
+    cr::snow_ramp(.375f, r, g, b);
+    EXPECT_EQ(r, .5f * 1.f + .5f * .8f);
+    EXPECT_EQ(g, .5f * 1.f + .5f * .9f);
+    EXPECT_EQ(b, 1.f);
+    EXPECT_NEAR(r, .9f, 1e-7f);
+    EXPECT_NEAR(g, .95f, 1e-7f);
+    // t = .625: s = 2.5, base 2, between (.8,.9,1) and (.8,.9,1).
+    cr::snow_ramp(.625f, r, g, b);
+    EXPECT_EQ(r, .5f * .8f + .5f * .8f);
+    EXPECT_EQ(g, .5f * .9f + .5f * .9f);
+    // t = .875: s = 3.5, base 3, between (.8,.9,1) and (.8,.8,1): g = .85.
+    cr::snow_ramp(.875f, r, g, b);
+    EXPECT_EQ(g, .5f * .9f + .5f * .8f);
+    EXPECT_NEAR(g, .85f, 1e-7f);
+    // t = .25: s = 1 exactly, base 1, w 0: T[1] = (1,1,1).
+    cr::snow_ramp(.25f, r, g, b);
+    EXPECT_EQ(r, 1.f);
+    EXPECT_EQ(g, 1.f);
+}
+
+TEST(Snow, FlakeRenderedOverBackground) {
+    // One flake (z = 0) on the center of pixel (2, 1) of a 4x4 snow image.
+    cr::Scene s;
+    s.resize(1);
+    s.shade = cr::ShadeMode::Snow;
+    s.x[0] = .625f;  // pixel_center(2, .25)
+    s.y[0] = .375f;  // pixel_center(1, .25)
+    s.radius[0] = .5f;
+    s.r[0] = s.g[0] = s.b[0] = 1.f;
+    cr::CpuRefRenderer ref;
+    ref.setup(s, 4, 4);
+    ref.clear();
+    ref.advance();
+    ref.render();
+    // Center pixel: t = 0, color (1,1,1), alpha .5, background .4 + .45 * 3 / 4.
+    const float bg1 = .4f + (.45f * 3.f) / 4.f;
+    const float* p = ref.image().pixel(2, 1);
+    EXPECT_EQ(p[0], .5f * 1.f + (1.f - .5f) * bg1);
+    EXPECT_EQ(p[3], 1.5f);
+    // Pixel (0, 1): dx = .5, d2 = .25 = r*r: covered at t = 1 (base 3).
+    const float a = .5f * std::exp(-4.f);
+    p = ref.image().pixel(0, 1);
+    EXPECT_EQ(p[0], a * .8f + (1.f - a) * bg1);
+    EXPECT_EQ(p[1], a * .8f + (1.f - a) * bg1);
+    EXPECT_EQ(p[2], a * 1.f + (1.f - a) * bg1);
+    EXPECT_EQ(p[3], 1.f + a);
+    // Pixel (0, 0): d2 = .25 + .0625 > .25: background only.
+    const float bg0 = .4f + (.45f * 4.f) / 4.f;
+    p = ref.image().pixel(0, 0);
+    EXPECT_EQ(p[0], bg0);
+    EXPECT_EQ(p[3], 1.f);
+}
+
+TEST(Blend, OverRuleAndAlphaSum) {
+    float r = .2f, g = .4f, b = .6f, a = 1.f;
+    cr::blend(r, g, b, a, cr::Fragment{1.f, 0.f, .5f, .25f});
+    EXPECT_EQ(r, .25f * 1.f + .75f * .2f);
+    EXPECT_EQ(g, .25f * 0.f + .75f * .4f);
+    EXPECT_EQ(b, .25f * .5f + .75f * .6f);
+    EXPECT_EQ(a, 1.25f);
+    const cr::Fragment flat = cr::shade_flat(.1f, .2f, .3f);
+    EXPECT_EQ(flat.alpha, .5f);
+    EXPECT_EQ(flat.r, .1f);
+}
+
+}  // namespace

@@ -1,0 +1,237 @@
+// Tile geometry and the circle-tile test of binning (kernels/tile_math.h),
+// and a host emulation of the block scan algorithm of kernels/block_scan.cuh.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "kernels/tile_math.h"
+#include "render/shading.h"
+
+namespace {
+
+TEST(TileGrid, CountsRoundUp) {
+    cr::TileGrid g = cr::make_tile_grid(100, 50, 16);
+    EXPECT_EQ(g.width, 100);
+    EXPECT_EQ(g.height, 50);
+    EXPECT_EQ(g.tile, 16);
+    EXPECT_EQ(g.tiles_x, 7);  // ceil(100 / 16)
+    EXPECT_EQ(g.tiles_y, 4);  // ceil(50 / 16)
+    EXPECT_EQ(g.tile_count(), 28);
+    g = cr::make_tile_grid(64, 64, 16);
+    EXPECT_EQ(g.tiles_x, 4);
+    EXPECT_EQ(g.tiles_y, 4);
+    g = cr::make_tile_grid(1, 1, 32);
+    EXPECT_EQ(g.tile_count(), 1);
+    g = cr::make_tile_grid(1024, 1024, 16);
+    EXPECT_EQ(g.tile_count(), 4096);
+    g = cr::make_tile_grid(16384, 3, 32);
+    EXPECT_EQ(g.tiles_x, 512);
+    EXPECT_EQ(g.tiles_y, 1);
+}
+
+void expect_range(const cr::TileRange& r, int tx0, int tx1, int ty0, int ty1) {
+    EXPECT_EQ(r.tx0, tx0);
+    EXPECT_EQ(r.tx1, tx1);
+    EXPECT_EQ(r.ty0, ty0);
+    EXPECT_EQ(r.ty1, ty1);
+}
+
+TEST(TilesOfBox, HalfOpenRanges) {
+    expect_range(cr::tiles_of_box(cr::PixelBox{0, 16, 0, 16}, 16), 0, 1, 0, 1);  // exactly one tile
+    expect_range(cr::tiles_of_box(cr::PixelBox{15, 17, 0, 1}, 16), 0, 2, 0, 1);  // straddles a border
+    expect_range(cr::tiles_of_box(cr::PixelBox{32, 33, 47, 48}, 16), 2, 3, 2, 3);  // one pixel
+    expect_range(cr::tiles_of_box(cr::PixelBox{0, 100, 0, 50}, 16), 0, 7, 0, 4);  // whole 100x50 image
+    EXPECT_EQ(cr::tiles_of_box(cr::PixelBox{0, 100, 0, 50}, 16).count(), 28);
+    EXPECT_EQ(cr::tiles_of_box(cr::PixelBox{15, 17, 15, 17}, 16).count(), 4);
+    const cr::TileRange e = cr::tiles_of_box(cr::PixelBox{5, 5, 0, 10}, 16);
+    EXPECT_TRUE(e.empty());
+    EXPECT_EQ(e.count(), 0);
+    EXPECT_EQ(cr::tiles_of_box(cr::PixelBox{0, 10, 7, 3}, 16).count(), 0);
+}
+
+TEST(TilesOfBox, FromACirclesPixelBox) {
+    // Circle (.5, .5, .2) on 64x64: box [19, 45) -> tiles of 16: [1, 3).
+    const cr::PixelBox b = cr::circle_pixel_box(.5f, .5f, .2f, 64, 64);
+    EXPECT_EQ(b.min_x, 19);
+    EXPECT_EQ(b.max_x, 45);
+    expect_range(cr::tiles_of_box(b, 16), 1, 3, 1, 3);
+}
+
+bool touches(float x, float y, float r, int w, int h, int tile, int tx, int ty) {
+    const cr::PixelBox b = cr::circle_pixel_box(x, y, r, w, h);
+    const cr::TileGrid g = cr::make_tile_grid(w, h, tile);
+    return cr::circle_touches_tile(x, y, r, b, g, tx, ty, 1.f / static_cast<float>(w),
+                                   1.f / static_cast<float>(h));
+}
+
+TEST(CircleTouchesTile, RejectsCirclesClearlyOutside) {
+    // (.1, .1, .05) on 64x64 lies in tile (0, 0) of 16; far tiles are rejected.
+    EXPECT_TRUE(touches(.1f, .1f, .05f, 64, 64, 16, 0, 0));
+    EXPECT_FALSE(touches(.1f, .1f, .05f, 64, 64, 16, 3, 3));
+    EXPECT_FALSE(touches(.1f, .1f, .05f, 64, 64, 16, 1, 0));
+    // Circle (.5, .5, .2), tiles of 4: tile (4, 4) holds pixels 16..19, and the
+    // box starts at 19, so the box overlaps it; but the nearest pixel center
+    // (19.5/64 = .3047) is at d2 = 2 * .195^2 = .076 > .04: rejected.
+    const cr::TileRange range = cr::tiles_of_box(cr::circle_pixel_box(.5f, .5f, .2f, 64, 64), 4);
+    EXPECT_EQ(range.tx0, 4);
+    EXPECT_EQ(range.ty0, 4);
+    EXPECT_FALSE(touches(.5f, .5f, .2f, 64, 64, 4, 4, 4));
+    // Its neighbor along the axis, tile (4, 7) (pixels x 16..19, y 28..31),
+    // has pixel (19, 31) at dx = .195, dy = .008: d2 = .038 < .04: kept.
+    EXPECT_TRUE(touches(.5f, .5f, .2f, 64, 64, 4, 4, 7));
+    // The tile under the center is kept.
+    EXPECT_TRUE(touches(.5f, .5f, .2f, 64, 64, 4, 8, 8));
+    // A circle wholly off the picture touches nothing.
+    for (int ty = 0; ty < 4; ++ty)
+        for (int tx = 0; tx < 4; ++tx) EXPECT_FALSE(touches(1.5f, .5f, .2f, 64, 64, 16, tx, ty));
+}
+
+TEST(CircleTouchesTile, RadiusZeroOnAPixelCenter) {
+    const float inv = 1.f / 32.f;
+    const float x = cr::pixel_center(9, inv), y = cr::pixel_center(22, inv);
+    EXPECT_TRUE(touches(x, y, 0.f, 32, 32, 8, 1, 2));
+    EXPECT_FALSE(touches(x, y, 0.f, 32, 32, 8, 0, 2));
+    EXPECT_FALSE(touches(x, y, 0.f, 32, 32, 8, 1, 3));
+}
+
+/// Brute force: for every pixel in a circle's box that cpuref's rule covers,
+/// the tile holding it must pass circle_touches_tile.
+TEST(CircleTouchesTile, NeverRejectsATileWithACoveredPixel) {
+    std::mt19937 rng(4242u);
+    std::uniform_real_distribution<float> pos(-.25f, 1.25f), rad(0.f, .35f), unit(0.f, 1.f);
+    const int tiles[] = {1, 2, 4, 8, 16, 32};
+    long long covered = 0, tile_checks = 0, rejected_tiles = 0;
+    for (int iter = 0; iter < 6000; ++iter) {
+        const int w = 1 + static_cast<int>(rng() % 48), h = 1 + static_cast<int>(rng() % 48);
+        const int tile = tiles[rng() % 6];
+        const float inv_w = 1.f / static_cast<float>(w), inv_h = 1.f / static_cast<float>(h);
+        float x = pos(rng), y = pos(rng), r = rad(rng);
+        switch (iter % 4) {
+            case 1:  // center on a pixel center, radius the exact distance to another one
+            case 2: {
+                const int i0 = static_cast<int>(rng() % w), j0 = static_cast<int>(rng() % h);
+                const int i1 = static_cast<int>(rng() % w), j1 = static_cast<int>(rng() % h);
+                x = cr::pixel_center(i0, inv_w);
+                y = cr::pixel_center(j0, inv_h);
+                r = std::sqrt(cr::center_distance2(x, y, cr::pixel_center(i1, inv_w), cr::pixel_center(j1, inv_h)));
+                if (iter % 4 == 2) r = std::nextafter(r, 0.f);
+                break;
+            }
+            case 3: r = unit(rng) < .5f ? 0.f : r * .05f; break;  // tiny circles
+            default: break;
+        }
+        const cr::PixelBox b = cr::circle_pixel_box(x, y, r, w, h);
+        const cr::TileGrid g = cr::make_tile_grid(w, h, tile);
+        std::vector<char> has_covered(static_cast<size_t>(g.tile_count()), 0);
+        for (int j = b.min_y; j < b.max_y; ++j)
+            for (int i = b.min_x; i < b.max_x; ++i) {
+                const float d2 = cr::center_distance2(x, y, cr::pixel_center(i, inv_w), cr::pixel_center(j, inv_h));
+                if (!cr::covers(d2, r)) continue;
+                ++covered;
+                has_covered[static_cast<size_t>((j / tile) * g.tiles_x + i / tile)] = 1;
+            }
+        const cr::TileRange range = cr::tiles_of_box(b, tile);
+        for (int ty = 0; ty < g.tiles_y; ++ty)
+            for (int tx = 0; tx < g.tiles_x; ++tx) {
+                const bool in_range = tx >= range.tx0 && tx < range.tx1 && ty >= range.ty0 && ty < range.ty1;
+                const bool need = has_covered[static_cast<size_t>(ty * g.tiles_x + tx)] != 0;
+                if (need) {
+                    ASSERT_TRUE(in_range) << "tiles_of_box misses tile " << tx << "," << ty;
+                }
+                if (!in_range) continue;
+                ++tile_checks;
+                const bool t = cr::circle_touches_tile(x, y, r, b, g, tx, ty, inv_w, inv_h);
+                if (!t) ++rejected_tiles;
+                ASSERT_TRUE(t || !need) << "circle (" << x << ", " << y << ", r " << r << ") on " << w << "x" << h
+                                        << ", tile " << tile << ": tile " << tx << "," << ty
+                                        << " rejected but holds a covered pixel";
+            }
+    }
+    EXPECT_GT(covered, 100000);
+    EXPECT_GT(tile_checks, 10000);
+    EXPECT_GT(rejected_tiles, 1000);  // the exact test does reject corner tiles
+}
+
+// ---- block scan -------------------------------------------------------------------
+
+/// Host emulation of block_exclusive_scan<T> (kernels/block_scan.cuh): warps
+/// of 32 lanes scan with Hillis-Steele (lane l adds lane l - d, all lanes in
+/// lockstep, d = 1, 2, 4, 8, 16), lane 31 publishes the warp total, warp 0
+/// scans the totals the same way, then exclusive = before + inclusive - value.
+std::vector<int> emulate_block_scan(const std::vector<int>& value, int& block_total) {
+    const int threads = static_cast<int>(value.size());
+    const int warps = threads / 32;
+    auto warp_scan = [](std::vector<int> v) {  // 32 lanes, lockstep
+        for (int d = 1; d < 32; d <<= 1) {
+            std::vector<int> up(32, 0);
+            for (int l = 0; l < 32; ++l) up[l] = l >= d ? v[l - d] : v[l];  // shfl_up returns own value below d
+            for (int l = 0; l < 32; ++l)
+                if (l >= d) v[l] += up[l];
+        }
+        return v;
+    };
+    std::vector<int> inclusive(threads);
+    std::vector<int> totals(warps);
+    for (int w = 0; w < warps; ++w) {
+        const std::vector<int> s = warp_scan(std::vector<int>(value.begin() + 32 * w, value.begin() + 32 * w + 32));
+        for (int l = 0; l < 32; ++l) inclusive[32 * w + l] = s[l];
+        totals[w] = s[31];  // lane 31 writes the warp total
+    }
+    std::vector<int> lane_vals(32, 0);
+    for (int l = 0; l < 32; ++l) lane_vals[l] = l < warps ? totals[l] : 0;
+    const std::vector<int> scanned = warp_scan(lane_vals);
+    for (int l = 0; l < warps; ++l) totals[l] = scanned[l];
+    block_total = totals[warps - 1];
+    std::vector<int> out(threads);
+    for (int t = 0; t < threads; ++t) {
+        const int w = t / 32;
+        const int before = w == 0 ? 0 : totals[w - 1];
+        out[t] = before + inclusive[t] - value[t];
+    }
+    return out;
+}
+
+TEST(BlockScan, EmulationMatchesExclusiveScanForAllBlockSizes) {
+    std::mt19937 rng(777u);
+    for (int threads = 32; threads <= 1024; threads *= 2) {
+        for (int trial = 0; trial < 50; ++trial) {
+            std::vector<int> v(threads);
+            const int kind = trial % 5;
+            for (auto& x : v) {
+                if (kind == 0) x = static_cast<int>(rng() % 2);               // flags
+                else if (kind == 1) x = (rng() % 10) == 0 ? 1 : 0;            // sparse flags
+                else if (kind == 2) x = 1;                                    // all set
+                else if (kind == 3) x = 0;                                    // none
+                else x = static_cast<int>(rng() % 1000);                      // counts
+            }
+            std::vector<int> want(threads);
+            std::exclusive_scan(v.begin(), v.end(), want.begin(), 0);
+            int total = -1;
+            const std::vector<int> got = emulate_block_scan(v, total);
+            ASSERT_EQ(got, want) << threads << " threads, trial " << trial;
+            ASSERT_EQ(total, std::accumulate(v.begin(), v.end(), 0)) << threads << " threads";
+        }
+    }
+}
+
+TEST(BlockScan, HandExample) {
+    std::vector<int> v(64, 0);
+    v[0] = 1;
+    v[31] = 1;
+    v[32] = 1;
+    v[63] = 1;
+    int total = 0;
+    const std::vector<int> got = emulate_block_scan(v, total);
+    EXPECT_EQ(total, 4);
+    EXPECT_EQ(got[0], 0);
+    EXPECT_EQ(got[1], 1);
+    EXPECT_EQ(got[31], 1);
+    EXPECT_EQ(got[32], 2);
+    EXPECT_EQ(got[33], 3);
+    EXPECT_EQ(got[63], 3);
+}
+
+}  // namespace
