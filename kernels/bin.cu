@@ -6,14 +6,15 @@
 //              bounding box overlaps (conservative; the exact circle-tile
 //              test runs later, once per pair, inside the shading block).
 //   bin.scan   exclusive scan of the counts (CUB, device-wide) -> offsets.
-//   bin.fill   one thread per pair: a binary search in the offsets finds
-//              its circle, the pair's rank inside the circle's range gives
-//              the tile (row-major in the circle's tile rectangle). Pairs
-//              come out sorted by circle index.
+//   bin.fill   one warp per 32 circles writes their (tile id, circle index)
+//              pairs at the scanned offsets, the tiles of each box in
+//              row-major order, lanes striding over a circle's pairs
+//              (coalesced stores). Pairs come out sorted by circle index.
 //   bin.sort   stable radix sort of the pairs by tile id (CUB): within a
 //              tile, circles stay in input order. This is what keeps the
 //              blending order correct without any atomics on pixels.
-//   bin.ranges one thread per pair finds where each tile's run starts/ends.
+//   bin.ranges one thread per tile binary-searches the sorted keys for
+//              where its run starts and ends.
 //
 // No kernel here synchronizes threads; kernels are ordered by the stream.
 #include "kernels/cuda_check.h"
@@ -42,48 +43,66 @@ __global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, Ti
     }
 }
 
-/// Index of the circle in [lo, hi) whose pair range holds global pair p:
-/// the last circle with offsets[circle] <= p (binary search; circles with
-/// no pairs share their successor's offset and are never the last).
-__device__ __forceinline__ int64_t circle_of_pair(const unsigned long long* offsets, int64_t lo,
-                                                  int64_t hi, unsigned long long p) {
-    while (hi - lo > 1) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (offsets[mid] <= p) lo = mid;
+/// Warp-cooperative fill: each lane loads one circle's pair offset and tile
+/// rectangle, then the warp writes the pairs of its 32 circles one circle at
+/// a time, lane l writing pairs l, l + 32, ... of that circle. Consecutive
+/// lanes write consecutive pairs, so the stores coalesce, and a circle over
+/// a thousand tiles is spread over 32 lanes. Lanes past the last circle
+/// carry a pair count of 0 but still join every shuffle (full mask).
+__global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
+                                const unsigned long long* offsets, unsigned long long base,
+                                unsigned int* keys, int* values) {
+    const int lane = threadIdx.x & 31;
+    const int64_t warps_total = (int64_t(gridDim.x) * blockDim.x) >> 5;
+    const int64_t warp_id = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5;
+    for (int64_t first = begin + warp_id * 32; first < end; first += warps_total * 32) {
+        const int64_t i = first + lane;
+        unsigned long long pos = 0;
+        int tx0 = 0, ty0 = 0, w = 1, count = 0;
+        if (i < end) {
+            const float4 geo = c.geom[i];
+            const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
+            pos = offsets[i] - base;
+            tx0 = tr.tx0;
+            ty0 = tr.ty0;
+            w = tr.empty() ? 1 : tr.tx1 - tr.tx0;
+            count = static_cast<int>(tr.count());
+        }
+        for (int j = 0; j < 32; ++j) {
+            const int n = __shfl_sync(0xffffffffu, count, j);
+            if (n == 0) continue;  // uniform: every lane read the same n
+            const unsigned long long p0 = __shfl_sync(0xffffffffu, pos, j);
+            const int cx0 = __shfl_sync(0xffffffffu, tx0, j);
+            const int cy0 = __shfl_sync(0xffffffffu, ty0, j);
+            const int cw = __shfl_sync(0xffffffffu, w, j);
+            for (int k = lane; k < n; k += 32) {
+                keys[p0 + k] = static_cast<unsigned int>((cy0 + k / cw) * g.tiles_x + cx0 + k % cw);
+                values[p0 + k] = static_cast<int>(first + j);
+            }
+        }
+    }
+}
+
+/// First position in sorted keys[0, n) whose key is >= t.
+__device__ __forceinline__ unsigned int lower_bound_key(const unsigned int* keys, unsigned int n,
+                                                        unsigned int t) {
+    unsigned int lo = 0, hi = n;
+    while (lo < hi) {
+        const unsigned int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < t) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-/// One thread per output pair: consecutive threads write consecutive pairs
-/// (coalesced), and a circle covering a thousand tiles is spread over a
-/// thousand threads instead of looping in one.
-__global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
-                                const unsigned long long* offsets, unsigned long long base,
-                                unsigned long long pairs, unsigned int* keys, int* values) {
-    for (unsigned long long p = blockIdx.x * 1ull * blockDim.x + threadIdx.x; p < pairs;
-         p += 1ull * gridDim.x * blockDim.x) {
-        const unsigned long long global = base + p;
-        const int64_t i = circle_of_pair(offsets, begin, end, global);
-        const unsigned long long k = global - offsets[i];
-        const float4 geo = c.geom[i];
-        const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
-        const unsigned int k32 = static_cast<unsigned int>(k);  // < tiles in the image
-        const unsigned int w = static_cast<unsigned int>(tr.tx1 - tr.tx0);
-        const int tx = tr.tx0 + static_cast<int>(k32 % w), ty = tr.ty0 + static_cast<int>(k32 / w);
-        keys[p] = static_cast<unsigned int>(ty * g.tiles_x + tx);
-        values[p] = static_cast<int>(i);
-    }
-}
-
-__global__ void bin_ranges_kernel(const unsigned int* keys, int64_t pairs, unsigned int* start,
-                                  unsigned int* end) {
-    for (int64_t p = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; p < pairs;
-         p += int64_t(gridDim.x) * blockDim.x) {
-        const unsigned int k = keys[p];
-        if (p == 0 || keys[p - 1] != k) start[k] = static_cast<unsigned int>(p);
-        if (p == pairs - 1 || keys[p + 1] != k) end[k] = static_cast<unsigned int>(p + 1);
-    }
+/// One thread per tile: its run in the sorted keys is [lower_bound(t),
+/// lower_bound(t + 1)). Empty tiles get start == end; nothing to zero first.
+__global__ void bin_ranges_kernel(const unsigned int* keys, unsigned int pairs, int tiles,
+                                  unsigned int* start, unsigned int* end) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= tiles) return;
+    start[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t));
+    end[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t) + 1u);
 }
 
 __global__ void pack_geometry_kernel(DeviceCircles c) {
@@ -111,18 +130,16 @@ void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGr
 }
 
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned long long pairs,
-                     unsigned int* keys, int* values, cudaStream_t s) {
-    if (end <= begin || pairs == 0) return;
-    bin_fill_kernel<<<blocks_for(static_cast<int64_t>(pairs), 256), 256, 0, s>>>(c, begin, end, g, offsets, base,
-                                                                            pairs, keys, values);
+                     const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
+                     int* values, cudaStream_t s) {
+    if (end <= begin) return;
+    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, keys, values);
     check_launch("bin_fill_kernel");
 }
 
-void launch_bin_ranges(const unsigned int* keys, int64_t pairs, unsigned int* start,
+void launch_bin_ranges(const unsigned int* keys, int64_t pairs, int tiles, unsigned int* start,
                        unsigned int* end, cudaStream_t s) {
-    if (pairs <= 0) return;
-    bin_ranges_kernel<<<blocks_for(pairs, 256), 256, 0, s>>>(keys, pairs, start, end);
+    bin_ranges_kernel<<<(tiles + 255) / 256, 256, 0, s>>>(keys, static_cast<unsigned int>(pairs), tiles, start, end);
     check_launch("bin_ranges_kernel");
 }
 

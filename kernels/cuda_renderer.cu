@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "kernels/cuda_check.h"
 #include "kernels/cuda_renderer.h"
@@ -84,7 +85,7 @@ private:
 
 class CudaRendererImpl {
 public:
-    CudaRendererImpl(KernelKind k, CudaOptions o) : kind(k), opt(o) {}
+    CudaRendererImpl(KernelKind k, CudaOptions o) : kind(k), opt(o) { tally.limit = o.memory_limit; }
 
     KernelKind kind;
     CudaOptions opt;
@@ -165,7 +166,7 @@ public:
         tile_end.reserve("bin.tile_end", grid.tile_count(), &tally);
         counter.reserve("tile_counter", 1, &tally);
         total.reserve("bin.total", 1, &tally);
-        if (kind == KernelKind::Persistent) persistent_blocks = persistent_block_count(grid.tile, shade);
+        if (kind == KernelKind::Persistent) persistent_blocks = persistent_block_count(grid.tile, opt.rows_per_thread, shade);
         CR_CUDA(cudaStreamSynchronize(stream.get()));  // `col` must outlive the copy
         host_image = Image();
         timeline.reset();
@@ -215,7 +216,7 @@ public:
         timeline.mark("shade", "Render", s);
         const bool persistent = kind == KernelKind::Persistent;
         if (persistent) CR_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned int), s));
-        launch_shade_tiled(c, lists, grid, image.get(), persistent, counter.get(), persistent_blocks, s);
+        launch_shade_tiled(c, lists, grid, opt.rows_per_thread, image.get(), persistent, counter.get(), persistent_blocks, s);
     }
 
     void render_binned(const DeviceCircles& c) {
@@ -268,7 +269,7 @@ public:
             values.reserve("bin.pair_circles", n, &tally, 1.25);
             values_alt.reserve("bin.pair_circles_alt", n, &tally, 1.25);
             timeline.mark("bin.fill", "Render", s);
-            launch_bin_fill(c, a, b, grid, offsets.get(), base, n, keys.get(), values.get(), s);
+            launch_bin_fill(c, a, b, grid, offsets.get(), base, keys.get(), values.get(), s);
             timeline.mark("bin.sort", "Render", s);
             cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
             cub::DoubleBuffer<int> v(values.get(), values_alt.get());
@@ -277,9 +278,7 @@ public:
             temp.reserve("bin.cub_temp", sort_bytes, &tally, 1.25);
             CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), sort_bytes, k, v, np, 0, bits, s));
             timeline.mark("bin.ranges", "Render", s);
-            CR_CUDA(cudaMemsetAsync(tile_start.get(), 0, grid.tile_count() * sizeof(unsigned int), s));
-            CR_CUDA(cudaMemsetAsync(tile_end.get(), 0, grid.tile_count() * sizeof(unsigned int), s));
-            launch_bin_ranges(k.Current(), np, tile_start.get(), tile_end.get(), s);
+            launch_bin_ranges(k.Current(), np, grid.tile_count(), tile_start.get(), tile_end.get(), s);
             shade_lists(c, TileLists{v.Current(), tile_start.get(), tile_end.get(), count});
         }
     }
@@ -322,6 +321,37 @@ public:
         return loads;
     }
 };
+
+CudaOptions cuda_options_from_env(CudaOptions o) {
+    const char* env = std::getenv("CR_CUDA_OPTIONS");
+    if (!env) return o;
+    std::string text = env;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string::npos) comma = text.size();
+        const std::string item = text.substr(pos, comma - pos);
+        pos = comma + 1;
+        const size_t eq = item.find('=');
+        if (item.empty()) continue;
+        if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
+        const std::string key = item.substr(0, eq);
+        long long v = 0;
+        try {
+            v = std::stoll(item.substr(eq + 1));
+        } catch (const std::exception&) {
+            throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
+        }
+        if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
+        else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
+        else if (key == "direct" && v >= 0) o.direct_limit = v;
+        else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
+        else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
+        else throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
+                                         "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1)");
+    }
+    return o;
+}
 
 CudaRenderer::CudaRenderer(KernelKind kind, CudaOptions options) : kind_(kind) {
     std::string why;

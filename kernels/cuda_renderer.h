@@ -27,14 +27,23 @@ enum class KernelKind {
 
 /// Options of the tiled kernels (defaults are the measured best).
 struct CudaOptions {
-    int tile_size = 16;  ///< tile edge in pixels (8 or 16); one thread per pixel
+    int tile_size = 16;  ///< tile edge in pixels (8 or 16)
+    int rows_per_thread = 4;  ///< pixel rows each shading thread owns (16x16 tiles: 4 or 8)
     /// Scenes with fewer than this many circle x tile tests per frame skip
     /// the global binning stage and let each block scan every circle.
     long long direct_limit = 1ll << 24;
     /// Most circle-tile pairs binned at once; more are drawn in batches of
     /// circles (in input order), which bounds device memory.
     long long max_pairs_per_batch = 1ll << 26;
+    /// Device memory this renderer may hold, in bytes (0: what the GPU has).
+    /// Past it, allocations fail as if the GPU were full (for tests).
+    size_t memory_limit = 0;
 };
+
+/// Reads developer overrides of `base` from the environment variable
+/// CR_CUDA_OPTIONS, e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64" (for
+/// experiments and `render bench`); unknown keys throw std::invalid_argument.
+CudaOptions cuda_options_from_env(CudaOptions base = {});
 
 /// Thrown when a device allocation fails: names the buffer and the bytes.
 struct DeviceOutOfMemory : std::runtime_error {

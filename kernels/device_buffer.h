@@ -16,6 +16,7 @@ namespace cr {
 struct DeviceMemoryTally {
     size_t current = 0;
     size_t peak = 0;
+    size_t limit = 0;  ///< refuse allocations past this many bytes (0: no limit)
     void add(size_t b) {
         current += b;
         if (current > peak) peak = current;
@@ -47,6 +48,7 @@ public:
         if (want < count) want = count;
         if (want == 0) want = 1;
         const size_t bytes = want * sizeof(T);
+        if (tally && tally->limit && tally->current + bytes > tally->limit) throw DeviceOutOfMemory(name, bytes);
         void* p = nullptr;
         const cudaError_t e = cudaMalloc(&p, bytes);
         if (e != cudaSuccess) {

@@ -16,7 +16,9 @@
 //   3. __syncthreads(); every thread walks the shared list in order and
 //      blends covered circles into its ROWS pixels, held in registers. All
 //      threads read the same list entry at once: a shared-memory broadcast,
-//      no bank conflicts. dx*dx is computed once per circle for the strip;
+//      no bank conflicts. A warp skips circles whose bounding box misses all
+//      of its rows (warp-uniform, so no divergence); dx*dx is computed once
+//      per circle for the strip;
 //   4. __syncthreads() before the next chunk overwrites the list.
 // Every thread reaches every barrier: loop bounds depend only on values the
 // whole block shares (list bounds, the scan's total). Order is kept because
@@ -51,9 +53,14 @@ struct ListedCircle {
 template <int TILE, int ROWS, bool SNOW>
 __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLists& lists,
                                            const TileGrid& g, float4* image, int tile_id,
-                                           ListedCircle* s_list, int4* s_box, int* s_warp) {
+                                           ListedCircle* s_list, int4* s_box, int2* s_rows, int* s_warp) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    // Pixel rows this thread's warp covers: a circle whose box misses them
+    // all is skipped by the whole warp at once (a warp-uniform branch).
+    const int warp_first = static_cast<int>(threadIdx.x & ~31u);
+    const int warp_row_lo = ty * TILE + (warp_first / TILE) * ROWS;
+    const int warp_row_hi = ty * TILE + ((warp_first + 31) / TILE + 1) * ROWS;
     const int px = tx * TILE + static_cast<int>(threadIdx.x % TILE);
     const int py0 = ty * TILE + static_cast<int>(threadIdx.x / TILE) * ROWS;
     const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
@@ -99,9 +106,12 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
             s_list[pos].geom = make_float4(geo.x, geo.y, mul_rn(geo.z, geo.z), geo.w);
             s_list[pos].color = col;
             if (extreme) s_box[pos] = make_int4(box.min_x, box.max_x, box.min_y, box.max_y);
+            s_rows[pos] = make_int2(box.min_y, box.max_y);
         }
         __syncthreads();
         for (int i = 0; i < hits; ++i) {
+            const int2 rows = s_rows[i];
+            if (rows.y <= warp_row_lo || rows.x >= warp_row_hi) continue;  // same for the whole warp
             const float4 geom = s_list[i].geom;
             const float4 col = s_list[i].color;
             const float dx = sub_rn(geom.x, cx);
@@ -141,10 +151,11 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS)
     constexpr int kThreads = TILE * TILE / ROWS;
     __shared__ ListedCircle s_list[kThreads];
     __shared__ int4 s_box[kThreads];
+    __shared__ int2 s_rows[kThreads];
     __shared__ int s_warp[kThreads / 32];
     __shared__ int s_tile;
     if (!PERSISTENT) {
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, blockIdx.x, s_list, s_box, s_warp);
+        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, blockIdx.x, s_list, s_box, s_rows, s_warp);
         return;
     }
     const int tiles = g.tile_count();
@@ -154,18 +165,13 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS)
         const int tile = s_tile;
         __syncthreads();  // everyone has read s_tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, tile, s_list, s_box, s_warp);
+        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, tile, s_list, s_box, s_rows, s_warp);
     }
 }
 
-// Rows of pixels per thread: 16x16 tiles use 4 (64 threads), 8x8 tiles 2 (32 threads).
-template <int TILE>
-constexpr int rows_for() { return TILE == 8 ? 2 : 4; }
-
-template <int TILE, bool SNOW>
+template <int TILE, int R, bool SNOW>
 void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
                     bool persistent, unsigned int* counter, int blocks, cudaStream_t s) {
-    constexpr int R = rows_for<TILE>();
     constexpr int kThreads = TILE * TILE / R;
     if (persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, counter);
@@ -176,9 +182,8 @@ void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4*
     }
 }
 
-template <int TILE>
+template <int TILE, int R>
 int occupancy_blocks(ShadeMode shade) {
-    constexpr int R = rows_for<TILE>();
     constexpr int kThreads = TILE * TILE / R;
     int per_sm = 0;
     if (shade == ShadeMode::Snow)
@@ -191,22 +196,27 @@ int occupancy_blocks(ShadeMode shade) {
     return std::max(1, per_sm) * sms;
 }
 
-}  // namespace
-
-int persistent_block_count(int tile, ShadeMode shade) {
-    return tile == 8 ? occupancy_blocks<8>(shade) : occupancy_blocks<16>(shade);
+template <int TILE, int R>
+void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool persistent,
+                 unsigned int* counter, int blocks, cudaStream_t s) {
+    if (c.shade == ShadeMode::Snow) launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, blocks, s);
+    else launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, blocks, s);
 }
 
-void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
+}  // namespace
+
+// Supported shapes: 16x16 tiles with 4 or 8 rows per thread (64 or 32
+// threads a block), 8x8 tiles with 2 rows (32 threads).
+int persistent_block_count(int tile, int rows, ShadeMode shade) {
+    if (tile == 8) return occupancy_blocks<8, 2>(shade);
+    return rows == 8 ? occupancy_blocks<16, 8>(shade) : occupancy_blocks<16, 4>(shade);
+}
+
+void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
                         bool persistent, unsigned int* counter, int blocks, cudaStream_t s) {
-    const bool snow = c.shade == ShadeMode::Snow;
-    if (g.tile == 8) {
-        snow ? launch_variant<8, true>(c, lists, g, image, persistent, counter, blocks, s)
-             : launch_variant<8, false>(c, lists, g, image, persistent, counter, blocks, s);
-    } else {
-        snow ? launch_variant<16, true>(c, lists, g, image, persistent, counter, blocks, s)
-             : launch_variant<16, false>(c, lists, g, image, persistent, counter, blocks, s);
-    }
+    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, blocks, s);
+    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, blocks, s);
+    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, blocks, s);
 }
 
 }  // namespace cr

@@ -38,11 +38,11 @@ void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGr
 /// Stage "bin.fill": writes (tile id, circle index) pairs of circles
 /// [begin, end) at positions offsets[i] - base (offsets indexed by circle).
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned long long pairs,
-                     unsigned int* keys, int* values, cudaStream_t s);
-/// Stage "bin.ranges": tile_start/tile_end of each tile in the sorted keys
-/// (tiles with no pairs keep start = end = 0; both must be zeroed first).
-void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, unsigned int* tile_start,
+                     const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
+                     int* values, cudaStream_t s);
+/// Stage "bin.ranges": tile_start/tile_end of each of `tiles` tiles in the
+/// sorted keys (empty tiles get start == end).
+void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, int tiles, unsigned int* tile_start,
                        unsigned int* tile_end, cudaStream_t s);
 /// Packs geom for every circle (used when binning is skipped).
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
@@ -59,12 +59,13 @@ struct TileLists {
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
 /// tiles from `tile_counter` (persistent; the counter must be 0). Returns
 /// nothing; writes image in place. `persistent_blocks` is ignored for tiled.
-void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
+/// `rows` is the number of pixel rows each thread shades (4 or 8; 8x8 tiles use 2).
+void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
                         bool persistent, unsigned int* tile_counter, int persistent_blocks,
                         cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count).
-int persistent_block_count(int tile, ShadeMode shade);
+int persistent_block_count(int tile, int rows, ShadeMode shade);
 
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);

@@ -54,7 +54,7 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
     if (!cuda_device_available(&why))
         throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why +
                                 "; use --renderer cpu or cpuref");
-    return std::make_unique<CudaRenderer>(kind);
+    return std::make_unique<CudaRenderer>(kind, cuda_options_from_env());
 }
 
 long long count_blends(const Scene& s, int w, int h) {

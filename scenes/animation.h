@@ -104,7 +104,8 @@ CR_HD void step_firework_spark(CircleArrays c, int64_t i) {
 
 /// snow: position += v*dt; v += scale * (noise + drag + gravity) * dt with
 /// scale = clamp(1 - z, .1, 1), drag = -2 v, gravity -1.8 (y), noise a smooth
-/// field of amplitude 1.5 (x) and 1 (y). A flake fully past the left, right or
+/// field (3 lattice cells across the picture, drifting with time) of
+/// amplitude .25 (x) and .15 (y). A flake fully past the left, right or
 /// bottom edge respawns just above the top at a hashed x and horizontal
 /// velocity (hash of circle index and frame number).
 CR_HD void step_snowflake(CircleArrays c, int64_t i, uint32_t frame) {
@@ -114,8 +115,11 @@ CR_HD void step_snowflake(CircleArrays c, int64_t i, uint32_t frame) {
     x = add_rn(x, mul_rn(vx, kDt));
     y = add_rn(y, mul_rn(vy, kDt));
     const float scale = clamp_float(sub_rn(1.f, c.z[i]), .1f, 1.f);
-    const float nx = mul_rn(sub_rn(value_noise(mul_rn(x, 4.f), mul_rn(y, 4.f), 1u), .5f), 3.f);
-    const float ny = mul_rn(sub_rn(value_noise(mul_rn(x, 4.f), mul_rn(y, 4.f), 2u), .5f), 2.f);
+    // The field drifts upward by 1/120 lattice cell a frame, so gusts change.
+    const float t = mul_rn(static_cast<float>(frame % 1048576u), 1.f / 128.f);
+    const float qx = mul_rn(x, 3.f), qy = add_rn(mul_rn(y, 3.f), t);
+    const float nx = mul_rn(sub_rn(value_noise(qx, qy, 1u), .5f), .5f);
+    const float ny = mul_rn(sub_rn(value_noise(qx, qy, 2u), .5f), .3f);
     const float fx = sub_rn(nx, mul_rn(kDrag, vx));
     const float fy = add_rn(sub_rn(ny, mul_rn(kDrag, vy)), kGravity);
     vx = add_rn(vx, mul_rn(mul_rn(scale, fx), kDt));

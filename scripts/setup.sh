@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what the project needs on Debian 12 (as root), then configures and
+# builds it into build/. Safe to run again: apt and CMake skip finished work.
+#   CR_CUDA_ARCH   CUDA architectures (default: the CMake default, 75..90 + PTX)
+#   CR_BUILD_DIR   build folder (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(cmake ninja-build g++ pkg-config libstb-dev libgtest-dev nlohmann-json3-dev libcli11-dev
+          libglfw3-dev libimgui-dev python3-glad xvfb xauth libgl1-mesa-dri)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH
+  else echo "setup: nvcc (the CUDA toolkit) is required to build; install CUDA 12 or 13" >&2; exit 1; fi
+fi
+build=${CR_BUILD_DIR:-build}
+args=(-S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release)
+[ -n "${CR_CUDA_ARCH:-}" ] && args+=("-DCMAKE_CUDA_ARCHITECTURES=$CR_CUDA_ARCH")
+cmake "${args[@]}" >/dev/null
+cmake --build "$build" --parallel "$(nproc)"
