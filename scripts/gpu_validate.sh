@@ -10,7 +10,7 @@ R=./.dev/render
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
 # 1. sanitizers, one tool per background job (they only need correctness)
 for t in memcheck racecheck synccheck initcheck; do
-  SANITIZE_TOOLS=$t SANITIZE_SCENES="rgb@0:1 rand10k@0:1 snowsingle@0:1 fireworks@0:3" RENDER=$R \
+  SANITIZE_TOOLS=$t SANITIZE_SCENES="rgb@0:1 rand10k@0:1 file:scenes/examples/snow_small.txt@0:2 fireworks@0:3" RENDER=$R \
     bash scripts/gpu_sanitize.sh > "$OUT/sanitize_$t.txt" 2>&1 &
 done
 wait
