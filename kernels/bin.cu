@@ -44,11 +44,12 @@ __global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, Ti
 }
 
 /// Warp-cooperative fill: each lane loads one circle's pair offset and tile
-/// rectangle, then the warp writes the pairs of its 32 circles one circle at
-/// a time, lane l writing pairs l, l + 32, ... of that circle. Consecutive
-/// lanes write consecutive pairs, so the stores coalesce, and a circle over
-/// a thousand tiles is spread over 32 lanes. Lanes past the last circle
-/// carry a pair count of 0 but still join every shuffle (full mask).
+/// rectangle. A circle with at most 4 pairs is written by its own lane; the
+/// warp then takes the larger circles one at a time (found with a ballot),
+/// lane l writing pairs l, l + 32, ... of that circle, so the stores
+/// coalesce and a circle over a thousand tiles is spread over 32 lanes.
+/// Lanes past the last circle carry a pair count of 0 but still join every
+/// ballot and shuffle (full mask).
 __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                 const unsigned long long* offsets, unsigned long long base,
                                 unsigned int* keys, int* values) {
@@ -68,9 +69,20 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
             w = tr.empty() ? 1 : tr.tx1 - tr.tx0;
             count = static_cast<int>(tr.count());
         }
-        for (int j = 0; j < 32; ++j) {
+        // Circles with few pairs: the lane writes them itself. Larger ones:
+        // the whole warp takes them one at a time, lanes striding.
+        constexpr int kSmall = 4;
+        if (count <= kSmall) {
+            for (int k = 0; k < count; ++k) {
+                keys[pos + k] = static_cast<unsigned int>((ty0 + k / w) * g.tiles_x + tx0 + k % w);
+                values[pos + k] = static_cast<int>(i);
+            }
+        }
+        unsigned int big = __ballot_sync(0xffffffffu, count > kSmall);
+        while (big) {
+            const int j = __ffs(big) - 1;
+            big &= big - 1;
             const int n = __shfl_sync(0xffffffffu, count, j);
-            if (n == 0) continue;  // uniform: every lane read the same n
             const unsigned long long p0 = __shfl_sync(0xffffffffu, pos, j);
             const int cx0 = __shfl_sync(0xffffffffu, tx0, j);
             const int cy0 = __shfl_sync(0xffffffffu, ty0, j);
@@ -84,25 +96,20 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
 }
 
 /// First position in sorted keys[0, n) whose key is >= t.
-__device__ __forceinline__ unsigned int lower_bound_key(const unsigned int* keys, unsigned int n,
-                                                        unsigned int t) {
-    unsigned int lo = 0, hi = n;
-    while (lo < hi) {
-        const unsigned int mid = lo + (hi - lo) / 2;
-        if (keys[mid] < t) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/// One thread per tile: its run in the sorted keys is [lower_bound(t),
-/// lower_bound(t + 1)). Empty tiles get start == end; nothing to zero first.
 __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned int pairs, int tiles,
                                   unsigned int* start, unsigned int* end) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= tiles) return;
     start[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t));
     end[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t) + 1u);
+}
+
+__global__ void tile_loads_kernel(const unsigned int* start, const unsigned int* end, int tiles,
+                                  unsigned int* loads, int* ids) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= tiles) return;
+    loads[t] = end[t] - start[t];
+    ids[t] = t;
 }
 
 __global__ void pack_geometry_kernel(DeviceCircles c) {
@@ -141,6 +148,12 @@ void launch_bin_ranges(const unsigned int* keys, int64_t pairs, int tiles, unsig
                        unsigned int* end, cudaStream_t s) {
     bin_ranges_kernel<<<(tiles + 255) / 256, 256, 0, s>>>(keys, static_cast<unsigned int>(pairs), tiles, start, end);
     check_launch("bin_ranges_kernel");
+}
+
+void launch_tile_loads(const unsigned int* start, const unsigned int* end, int tiles, unsigned int* loads,
+                       int* ids, cudaStream_t s) {
+    tile_loads_kernel<<<(tiles + 255) / 256, 256, 0, s>>>(start, end, tiles, loads, ids);
+    check_launch("tile_loads_kernel");
 }
 
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s) {

@@ -105,9 +105,9 @@ public:
     DeviceBuffer<float> x, y, z, vx, vy, vz, radius, cr, cg, cb, aux_x, aux_y;
     DeviceBuffer<float4> geom, color, image;
     DeviceBuffer<unsigned long long> counts, offsets, total;
-    DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end, counter;
-    DeviceBuffer<int> values, values_alt;
-    DeviceBuffer<unsigned char> temp;
+    DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end, counter, tile_load, tile_load_alt;
+    DeviceBuffer<int> values, values_alt, tile_ids, tile_ids_alt;
+    DeviceBuffer<unsigned char> temp, order_temp;
 
     Image host_image;
     long long last_pairs = 0;
@@ -211,12 +211,32 @@ public:
         timeline.close(s);
     }
 
-    void shade_lists(const DeviceCircles& c, TileLists lists) {
+    void shade_lists(const DeviceCircles& c, TileLists lists, const int* order = nullptr) {
         cudaStream_t s = stream.get();
         timeline.mark("shade", "Render", s);
         const bool persistent = kind == KernelKind::Persistent;
         if (persistent) CR_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned int), s));
-        launch_shade_tiled(c, lists, grid, opt.rows_per_thread, image.get(), persistent, counter.get(), persistent_blocks, s);
+        launch_shade_tiled(c, lists, grid, opt.rows_per_thread, image.get(), persistent, counter.get(), order,
+                           persistent_blocks, s);
+    }
+
+    /// Persistent kernel: tile ids sorted by load, heaviest first.
+    const int* heavy_first_order() {
+        cudaStream_t s = stream.get();
+        const int tiles = grid.tile_count();
+        timeline.mark("bin.order", "Render", s);
+        tile_load.reserve("bin.tile_loads", tiles, &tally);
+        tile_load_alt.reserve("bin.tile_loads_alt", tiles, &tally);
+        tile_ids.reserve("bin.tile_order", tiles, &tally);
+        tile_ids_alt.reserve("bin.tile_order_alt", tiles, &tally);
+        launch_tile_loads(tile_start.get(), tile_end.get(), tiles, tile_load.get(), tile_ids.get(), s);
+        cub::DoubleBuffer<unsigned int> k(tile_load.get(), tile_load_alt.get());
+        cub::DoubleBuffer<int> v(tile_ids.get(), tile_ids_alt.get());
+        size_t bytes = 0;
+        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, k, v, tiles, 0, 32, s));
+        order_temp.reserve("bin.order_temp", bytes, &tally);
+        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(order_temp.get(), bytes, k, v, tiles, 0, 32, s));
+        return v.Current();
     }
 
     void render_binned(const DeviceCircles& c) {
@@ -279,7 +299,8 @@ public:
             CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), sort_bytes, k, v, np, 0, bits, s));
             timeline.mark("bin.ranges", "Render", s);
             launch_bin_ranges(k.Current(), np, grid.tile_count(), tile_start.get(), tile_end.get(), s);
-            shade_lists(c, TileLists{v.Current(), tile_start.get(), tile_end.get(), count});
+            const int* order = kind == KernelKind::Persistent ? heavy_first_order() : nullptr;
+            shade_lists(c, TileLists{v.Current(), tile_start.get(), tile_end.get(), count}, order);
         }
     }
 

@@ -16,9 +16,7 @@
 //   3. __syncthreads(); every thread walks the shared list in order and
 //      blends covered circles into its ROWS pixels, held in registers. All
 //      threads read the same list entry at once: a shared-memory broadcast,
-//      no bank conflicts. A warp skips circles whose bounding box misses all
-//      of its rows (warp-uniform, so no divergence); dx*dx is computed once
-//      per circle for the strip;
+//      no bank conflicts. dx*dx is computed once per circle for the strip;
 //   4. __syncthreads() before the next chunk overwrites the list.
 // Every thread reaches every barrier: loop bounds depend only on values the
 // whole block shares (list bounds, the scan's total). Order is kept because
@@ -32,8 +30,11 @@
 // single rounding gives the same float as the CPU's two products and a sum.
 //
 // Persistent variant: the grid has only as many blocks as fit on the GPU at
-// once; thread 0 takes the next tile id from a global atomic counter and
-// shares it through shared memory; the block loops until no tiles are left.
+// once; thread 0 takes the next tile from a global atomic counter and shares
+// it through shared memory; the block loops until no tiles are left. When
+// binning produced per-tile loads, tiles are handed out heaviest first
+// (`order`), so the long tiles start early and the short ones fill the gaps
+// at the end instead of one heavy tile finishing alone.
 #include <climits>
 
 #include "kernels/block_scan.cuh"
@@ -53,14 +54,9 @@ struct ListedCircle {
 template <int TILE, int ROWS, bool SNOW>
 __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLists& lists,
                                            const TileGrid& g, float4* image, int tile_id,
-                                           ListedCircle* s_list, int4* s_box, int2* s_rows, int* s_warp) {
+                                           ListedCircle* s_list, int4* s_box, int* s_warp) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    // Pixel rows this thread's warp covers: a circle whose box misses them
-    // all is skipped by the whole warp at once (a warp-uniform branch).
-    const int warp_first = static_cast<int>(threadIdx.x & ~31u);
-    const int warp_row_lo = ty * TILE + (warp_first / TILE) * ROWS;
-    const int warp_row_hi = ty * TILE + ((warp_first + 31) / TILE + 1) * ROWS;
     const int px = tx * TILE + static_cast<int>(threadIdx.x % TILE);
     const int py0 = ty * TILE + static_cast<int>(threadIdx.x / TILE) * ROWS;
     const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
@@ -106,12 +102,9 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
             s_list[pos].geom = make_float4(geo.x, geo.y, mul_rn(geo.z, geo.z), geo.w);
             s_list[pos].color = col;
             if (extreme) s_box[pos] = make_int4(box.min_x, box.max_x, box.min_y, box.max_y);
-            s_rows[pos] = make_int2(box.min_y, box.max_y);
         }
         __syncthreads();
         for (int i = 0; i < hits; ++i) {
-            const int2 rows = s_rows[i];
-            if (rows.y <= warp_row_lo || rows.x >= warp_row_hi) continue;  // same for the whole warp
             const float4 geom = s_list[i].geom;
             const float4 col = s_list[i].color;
             const float dx = sub_rn(geom.x, cx);
@@ -147,15 +140,14 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT>
 __global__ void __launch_bounds__(TILE * TILE / ROWS)
     shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image,
-                       unsigned int* tile_counter) {
+                       unsigned int* tile_counter, const int* order) {
     constexpr int kThreads = TILE * TILE / ROWS;
     __shared__ ListedCircle s_list[kThreads];
     __shared__ int4 s_box[kThreads];
-    __shared__ int2 s_rows[kThreads];
     __shared__ int s_warp[kThreads / 32];
     __shared__ int s_tile;
     if (!PERSISTENT) {
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, blockIdx.x, s_list, s_box, s_rows, s_warp);
+        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, blockIdx.x, s_list, s_box, s_warp);
         return;
     }
     const int tiles = g.tile_count();
@@ -165,19 +157,19 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS)
         const int tile = s_tile;
         __syncthreads();  // everyone has read s_tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, tile, s_list, s_box, s_rows, s_warp);
+        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, order ? order[tile] : tile, s_list, s_box, s_warp);
     }
 }
 
 template <int TILE, int R, bool SNOW>
 void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
-                    bool persistent, unsigned int* counter, int blocks, cudaStream_t s) {
+                    bool persistent, unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
     if (persistent) {
-        shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, counter);
+        shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, counter, order);
         check_launch("shade_tiles_kernel<persistent>");
     } else {
-        shade_tiles_kernel<TILE, R, SNOW, false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, counter);
+        shade_tiles_kernel<TILE, R, SNOW, false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, counter, nullptr);
         check_launch("shade_tiles_kernel<tiled>");
     }
 }
@@ -198,9 +190,9 @@ int occupancy_blocks(ShadeMode shade) {
 
 template <int TILE, int R>
 void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool persistent,
-                 unsigned int* counter, int blocks, cudaStream_t s) {
-    if (c.shade == ShadeMode::Snow) launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, blocks, s);
-    else launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, blocks, s);
+                 unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
+    if (c.shade == ShadeMode::Snow) launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, order, blocks, s);
+    else launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, order, blocks, s);
 }
 
 }  // namespace
@@ -213,10 +205,10 @@ int persistent_block_count(int tile, int rows, ShadeMode shade) {
 }
 
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool persistent, unsigned int* counter, int blocks, cudaStream_t s) {
-    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, blocks, s);
-    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, blocks, s);
-    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, blocks, s);
+                        bool persistent, unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
+    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, order, blocks, s);
+    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, order, blocks, s);
+    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, order, blocks, s);
 }
 
 }  // namespace cr

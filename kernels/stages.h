@@ -59,10 +59,16 @@ struct TileLists {
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
 /// tiles from `tile_counter` (persistent; the counter must be 0). Returns
 /// nothing; writes image in place. `persistent_blocks` is ignored for tiled.
-/// `rows` is the number of pixel rows each thread shades (4 or 8; 8x8 tiles use 2).
+/// `rows` is the number of pixel rows each thread shades (4 or 8; 8x8 tiles
+/// use 2). `order` (persistent only, may be null) lists tile ids in the order
+/// blocks should take them.
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool persistent, unsigned int* tile_counter, int persistent_blocks,
-                        cudaStream_t s);
+                        bool persistent, unsigned int* tile_counter, const int* order,
+                        int persistent_blocks, cudaStream_t s);
+/// Stage "bin.order": tile ids sorted by their list length, heaviest first
+/// (persistent kernel). loads/ids are scratch of tile_count entries each.
+void launch_tile_loads(const unsigned int* start, const unsigned int* end, int tiles, unsigned int* loads,
+                       int* ids, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count).
 int persistent_block_count(int tile, int rows, ShadeMode shade);
