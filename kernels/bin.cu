@@ -96,6 +96,19 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
 }
 
 /// First position in sorted keys[0, n) whose key is >= t.
+__device__ __forceinline__ unsigned int lower_bound_key(const unsigned int* keys, unsigned int n,
+                                                        unsigned int t) {
+    unsigned int lo = 0, hi = n;
+    while (lo < hi) {
+        const unsigned int mid = lo + (hi - lo) / 2;
+        if (keys[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/// One thread per tile: its run in the sorted keys is [lower_bound(t),
+/// lower_bound(t + 1)). Empty tiles get start == end; nothing to zero first.
 __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned int pairs, int tiles,
                                   unsigned int* start, unsigned int* end) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
