@@ -105,6 +105,7 @@ int run_render(const RenderArgs& a) {
     const uint32_t seed = parse_seed(a.seed);
     const FrameRange range = parse_frame_range(a.frames);
     const float tol = parse_tolerance(a.tolerance);
+    if (!scene_name.empty()) scene_circle_count(scene_name);  // unknown names fail here, listing the valid ones
     if (!a.file_prefix.empty()) check_writable(a.file_prefix + "_0000." + a.format);
     if (!a.diff_path.empty()) check_writable(a.diff_path);
     if (!a.json_path.empty()) check_writable(a.json_path);
