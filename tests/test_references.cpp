@@ -1,5 +1,7 @@
-// cpuref against the stored 256x256 reference images (reference_images/,
-// written by `render refs`): every 8-bit byte must be equal.
+// cpuref against the stored reference images (reference_images/, written by
+// `render refs`): every 8-bit byte must be equal. Built twice: unit_tests
+// checks the 256x256 set; reference_tests_1024 (label `slow`, about a minute
+// on 2 cores) checks the 1024x1024 set.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -88,6 +90,17 @@ std::string spec_name(const ::testing::TestParamInfo<cr::ReferenceSpec>& info) {
     return info.param.scene + "_f" + std::to_string(info.param.frame);
 }
 
+#ifdef CR_LARGE_REFERENCES
+// The 1024x1024 set (test executable reference_tests_1024, ctest label `slow`).
+std::vector<cr::ReferenceSpec> large_set() {
+    std::vector<cr::ReferenceSpec> out;
+    for (const auto& s : cr::reference_set(false))
+        if (s.width == 1024) out.push_back(s);
+    return out;
+}
+INSTANTIATE_TEST_SUITE_P(Large, StoredReference, ::testing::ValuesIn(large_set()), spec_name);
+#else
 INSTANTIATE_TEST_SUITE_P(Small, StoredReference, ::testing::ValuesIn(cr::reference_set(true)), spec_name);
+#endif
 
 }  // namespace

@@ -53,7 +53,7 @@ std::string device_description() {
     cudaGetDevice(&dev);
     if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) return "CUDA device";
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.0f GiB)", p.name, p.major, p.minor,
+    std::snprintf(buf, sizeof buf, "%.200s (sm_%d%d, %d SMs, %.0f GiB)", p.name, p.major, p.minor,
                   p.multiProcessorCount, p.totalGlobalMem / 1073741824.0);
     return buf;
 }
