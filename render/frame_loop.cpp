@@ -59,6 +59,16 @@ FrameTimes mean_of(const FrameTimes& sum) {
     return m;
 }
 
+const Image& render_frames(Renderer& r, const Scene& scene, int width, int height, int frames) {
+    r.setup(scene, width, height);
+    for (int f = 0; f < frames; ++f) {
+        r.clear();
+        r.advance();
+        r.render();
+    }
+    return r.image();
+}
+
 FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int)>& on_frame) {
     r.clear();  // warm-up: loads kernels, touches buffers; no advance
     r.render();

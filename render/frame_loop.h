@@ -33,6 +33,10 @@ void accumulate(FrameTimes& sum, const std::vector<StageTime>& frame);
 /// Divides sums by the counted frames.
 FrameTimes mean_of(const FrameTimes& sum);
 
+/// Sets `r` up with `scene` at width x height, renders frames 0..frames-1
+/// (clear, advance, render; untimed) and returns the last image.
+const Image& render_frames(Renderer& r, const Scene& scene, int width, int height, int frames);
+
 /// Runs the frame loop on `r` (already set up): a warm-up (clear + render,
 /// no advance, not counted, so the animation is unchanged), then for each
 /// frame 0..end-1: clear, advance, render; counted frames call on_frame.

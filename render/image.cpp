@@ -90,6 +90,10 @@ void write_image(const Image& img, const std::string& path, ImageFormat format) 
     });
 }
 
+void write_text_atomically(const std::string& path, const std::string& text) {
+    write_atomically(path, [&](std::FILE* f) { return std::fwrite(text.data(), 1, text.size(), f) == text.size(); });
+}
+
 Image read_image(const std::string& path) {
     int w = 0, h = 0, n = 0;
     unsigned char* px = stbi_load(path.c_str(), &w, &h, &n, 4);

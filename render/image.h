@@ -44,6 +44,10 @@ void write_image(const Image& img, const std::string& path, ImageFormat format);
 void write_png_bytes(const std::string& path, int width, int height, int channels,
                      const uint8_t* bytes);
 
+/// Writes `text` to `path` through a temporary file and a rename (the same
+/// guarantee as write_image). Throws ImageIoError naming the path.
+void write_text_atomically(const std::string& path, const std::string& text);
+
 /// Reads a PNG or PPM (anything stb_image reads) into a float image:
 /// channel / 255, alpha 1 when the file has none, row 0 = bottom.
 /// Throws ImageIoError naming the path and stb's reason.

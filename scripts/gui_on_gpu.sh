@@ -6,6 +6,7 @@
 #                    GLFW, stb, libgomp, X client libraries      -> unpacked into $OPTX (/opt/x)
 #   .gl/stubs/       libLLVM-15.so.1 stub (Mesa's swrast runs as softpipe, no LLVM needed)
 #   .gl/circle-renderer  the app binary (CUDA runtime linked statically; libcuda from the driver)
+# Make .gl/ with: bash scripts/make_gui_bundle.sh (after building build/app/circle-renderer)
 # Usage, from the repository root:  OUT=/some/dir bash scripts/gui_on_gpu.sh
 # Knobs (defaults are for the GPU machine): OPTX=/opt/x DISPLAY_NUM=99 GLX_VENDOR=nvidia
 #   RENDERER=tiled SNOW_FRAMES=600 RAND_FRAMES=300 APP_EXTRA="" (e.g. "--window-height 1100")

@@ -68,8 +68,8 @@ fetch() {
     mkdir -p "$dir"
     apt-get "${o[@]}" download --print-uris "$@" > "$TMP/uris" || die "apt-get --print-uris $* failed"
     [ "$(grep -c . "$TMP/uris")" = "$#" ] || die "expected $# packages, apt listed $(grep -c . "$TMP/uris")"
-    local want=() need=() uri file size hash kept=0
-    while read -r uri file size hash; do
+    local want=() need=() file hash kept=0
+    while read -r _ file _ hash; do
         want+=("$file")
         if [ -f "$dir/$file" ] && [ "$(sha256sum "$dir/$file" | cut -d' ' -f1)" = "${hash#SHA256:}" ]; then
             kept=$((kept + 1))
@@ -82,14 +82,16 @@ fetch() {
         (cd "$dir" && apt-get "${o[@]}" download "${need[@]}") > "$TMP/dl.log" 2>&1 ||
             { cat "$TMP/dl.log" >&2; die "apt-get download failed"; }
     fi
-    while read -r uri file size hash; do  # everything now there, with the archive's hash
+    while read -r _ file _ hash; do  # everything now there, with the archive's hash
         [ "$(sha256sum "$dir/$file" | cut -d' ' -f1)" = "${hash#SHA256:}" ] || die "$dir/$file: bad SHA256"
     done < "$TMP/uris"
     local f b removed=0
+    local -A keep=()
+    for b in "${want[@]}" $KEEP_EXTRA; do keep[$b]=1; done
     for f in "$dir"/*.deb; do
         [ -e "$f" ] || continue
         b=$(basename "$f")
-        printf '%s\n' "${want[@]}" $KEEP_EXTRA | grep -qxF "$b" && continue
+        [ -n "${keep[$b]:-}" ] && continue
         rm -f "$f"; say "removed stale $f"; removed=$((removed + 1))
     done
     say "$dir: ${#want[@]} debs ($kept kept, ${#need[@]} downloaded, $removed stale removed)"

@@ -58,33 +58,6 @@ std::string device_description() {
     return buf;
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    {
-        std::ofstream f(tmp);
-        f << text;
-        if (!f.good()) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write '" + path + "'");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "'");
-    }
-}
-
-Image render_cpuref_frames(const Scene& scene, int w, int h, int frames) {
-    CpuRefRenderer ref;
-    ref.setup(scene, w, h);
-    for (int f = 0; f < frames; ++f) {
-        ref.clear();
-        ref.advance();
-        ref.render();
-    }
-    return ref.image();
-}
-
 }  // namespace
 
 int run_bench(const BenchArgs& args) {
@@ -157,7 +130,8 @@ int run_bench(const BenchArgs& args) {
                     have_reference = true;
                 } else if (!have_reference) {
                     std::fprintf(stderr, "      rendering cpuref for the check ...\n");
-                    reference = render_cpuref_frames(scene, args.width, args.height, args.frames.end);
+                    CpuRefRenderer cpuref;
+                    reference = render_frames(cpuref, scene, args.width, args.height, args.frames.end);
                     have_reference = true;
                 }
                 const CompareStats st = compare_images(img, reference);
@@ -257,7 +231,8 @@ int run_refs(const RefsArgs& args) {
     for (const auto& spec : set) {
         ++i;
         const Scene scene = make_scene(spec.scene, spec.seed);
-        const Image img = render_cpuref_frames(scene, spec.width, spec.height, spec.frame + 1);
+        CpuRefRenderer cpuref;
+        const Image& img = render_frames(cpuref, scene, spec.width, spec.height, spec.frame + 1);
         const std::string path = args.out_dir + "/" + spec.file_name();
         write_image(img, path, ImageFormat::Png);
         std::printf("[%zu/%zu] wrote %s\n", i, set.size(), path.c_str());

@@ -27,35 +27,6 @@ struct RenderArgs {
     bool check = false, interactive = false, list = false;
 };
 
-/// Writes JSON atomically (temporary name, then rename).
-void write_json(const std::string& path, const nlohmann::json& j) {
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    {
-        std::ofstream f(tmp);
-        f << j.dump(2) << "\n";
-        if (!f.good()) {
-            std::remove(tmp.c_str());
-            throw std::runtime_error("cannot write '" + path + "'");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "'");
-    }
-}
-
-/// Renders frames [0, range.end) with cpuref and returns the last image.
-Image render_reference(const Scene& scene, int w, int h, FrameRange range) {
-    CpuRefRenderer ref;
-    ref.setup(scene, w, h);
-    for (int f = 0; f < range.end; ++f) {
-        ref.clear();
-        ref.advance();
-        ref.render();
-    }
-    return ref.image();
-}
-
 /// Compares 8-bit output with a stored PNG: pixels whose bytes differ by
 /// more than one step (truncation can flip a value within 1e-4 by one step).
 struct StoredCheck {
@@ -145,7 +116,8 @@ int run_render(const RenderArgs& a) {
     int code = kExitOk;
     if (a.check || !a.diff_path.empty()) {
         const Image& mine = r->image();
-        const Image ref = render_reference(scene, w, h, range);
+        CpuRefRenderer cpuref;
+        const Image& ref = render_frames(cpuref, scene, w, h, range.end);
         const CompareStats st = compare_images(mine, ref, tol);
         std::printf("Check vs cpuref (live): %s\n  %s\n", st.pass ? "PASS" : "FAIL", describe(st).c_str());
         j["check"]["cpuref"] = {{"pass", st.pass}, {"max_abs_error", st.max_abs_error},
@@ -184,7 +156,7 @@ int run_render(const RenderArgs& a) {
         j["check"]["pass"] = pass;
     }
     if (!a.json_path.empty()) {
-        write_json(a.json_path, j);
+        write_text_atomically(a.json_path, j.dump(2) + "\n");
         std::printf("Wrote %s\n", a.json_path.c_str());
     }
     return code;
