@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "render/cli/options.h"
+#include "render/renderer.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
 namespace cr::app {
@@ -23,12 +24,10 @@ ParseResult parse_app_options(int argc, char** argv) {
                    "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu");
     cli.add_option("-s,--size", size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
     cli.add_option("-S,--seed", seed, "Random seed of the random scenes (default 0)");
-    auto* frames = cli.add_option("--frames", o.frames, "Quit after N frames; print FPS and mean stage times")
-                       ->check(CLI::PositiveNumber);
-    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)")
-        ->needs(frames);
-    cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG")
-        ->needs(frames);
+    std::string frames_text;
+    cli.add_option("--frames", frames_text, "Quit after N frames (N >= 1); print FPS and mean stage times");
+    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)");
+    cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG");
     cli.add_flag("--no-vsync", no_vsync, "Do not wait for the display's refresh");
     cli.add_option("--window-width", o.window_width, "Initial window width (default 1280)")
         ->check(CLI::Range(320, 16384));
@@ -40,15 +39,42 @@ ParseResult parse_app_options(int argc, char** argv) {
             throw std::invalid_argument("two different scene names given");
         if (!scene.empty() || !scene_pos.empty()) o.scene = scene.empty() ? scene_pos : scene;
         if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
+        if (!o.scene_file.empty() && (!scene.empty() || !scene_pos.empty()))
+            throw std::invalid_argument("give either a scene name or --scene-file, not both");
+        if (!o.scene_file.empty()) load_scene_file(o.scene_file);  // a bad file fails here, before any window
+        if (!o.renderer.empty()) {
+            bool known = o.renderer == "cuda" || o.renderer == "ref";
+            for (const auto& info : renderer_infos()) known = known || info.name == o.renderer;
+            if (!known) make_renderer(o.renderer);  // throws, listing the names
+        }
+        if (!frames_text.empty()) {
+            if (frames_text.find_first_not_of("0123456789") != std::string::npos || frames_text.size() > 9 ||
+                std::stol(frames_text) < 1)
+                throw std::invalid_argument("bad --frames '" + frames_text + "': use a whole number of frames, at least 1");
+            o.frames = static_cast<int>(std::stol(frames_text));
+        }
+        if (o.frames == 0 && (!o.screenshot.empty() || !o.dump_frame.empty()))
+            throw std::invalid_argument("--screenshot and --dump-frame need --frames N (they are taken after frame N)");
+        if (!o.screenshot.empty()) check_writable(o.screenshot);
+        if (!o.dump_frame.empty()) check_writable(o.dump_frame);
         if (size == "window")
             o.width = o.height = 0;
         else
             parse_size(size, o.width, o.height);
         o.seed = parse_seed(seed);
-    } catch (const CLI::ParseError& e) {
+    } catch (const CLI::CallForHelp& e) {
         res.exit_now = true;
         res.exit_code = cli.exit(e);
-        if (res.exit_code != 0) res.exit_code = 2;
+        return res;
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "circle-renderer: " << e.what() << " (see --help)\n";
+        res.exit_now = true;
+        res.exit_code = 2;
+        return res;
+    } catch (const SceneFileError& e) {
+        std::cerr << "circle-renderer: bad scene file: " << e.what() << "\n";
+        res.exit_now = true;
+        res.exit_code = 2;
         return res;
     } catch (const std::invalid_argument& e) {
         std::cerr << "circle-renderer: " << e.what() << "\n";

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "scenes/scene.h"
@@ -57,7 +58,9 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
     long long expected = -1;
     long long read = 0;
     int line_no = 0;
-    std::istringstream in(text);
+    // A UTF-8 byte-order mark (some editors write one) is not part of the text.
+    const bool bom = text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0;
+    std::istringstream in(bom ? text.substr(3) : text);
     std::string raw;
     while (std::getline(in, raw)) {
         ++line_no;
@@ -86,7 +89,9 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
             errno = 0;
             const long long n = std::strtoll(first.c_str(), &end, 10);
             std::string extra;
-            if (first.empty() || *end != '\0' || errno == ERANGE)
+            if (!first.empty() && *end == '\0' && errno == ERANGE)
+                throw SceneFileError(label, line_no, "circle count " + printable(first) + " is over the limit of 100000000");
+            if (first.empty() || *end != '\0')
                 throw SceneFileError(label, line_no, "expected the circle count, got '" + printable(first) + "'");
             if (words >> extra)
                 throw SceneFileError(label, line_no, "extra text after the circle count");
@@ -97,6 +102,8 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
             s.x.reserve(static_cast<size_t>(std::min<long long>(n, 1 << 20)));
             continue;
         }
+        if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
+            throw SceneFileError(label, line_no, "'shade' and 'motion' lines must come before the circle count");
         if (read >= expected)
             throw SceneFileError(label, line_no, "more circle lines than the count " + std::to_string(expected) + " says");
         float v[10];
@@ -116,7 +123,11 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
         }
         if (f < 10)
             throw SceneFileError(label, line_no, "expected 10 numbers (x y z vx vy vz radius r g b), got " + std::to_string(f));
-        if (v[6] < 0) throw SceneFileError(label, line_no, "radius " + printable(std::to_string(v[6])) + " is negative");
+        if (v[6] < 0) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "radius %.9g is negative", static_cast<double>(v[6]));
+            throw SceneFileError(label, line_no, buf);
+        }
         s.x.push_back(v[0]); s.y.push_back(v[1]); s.z.push_back(v[2]);
         s.vx.push_back(v[3]); s.vy.push_back(v[4]); s.vz.push_back(v[5]);
         s.radius.push_back(v[6]);
@@ -131,6 +142,8 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
 }
 
 Scene load_scene_file(const std::string& path) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw SceneFileError(path, 0, "is a folder, not a scene file");
     std::ifstream f(path, std::ios::binary);
     if (!f) throw SceneFileError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream ss;

@@ -255,3 +255,65 @@ TEST_F(Cli, UnknownOptionExit2) {
 }
 
 }  // namespace
+
+namespace {
+
+// A failing run must leave what the user had untouched: every output path is
+// checked before anything is rendered or written.
+TEST_F(Cli, FailedRunDoesNotClobberExistingImages) {
+    const std::string keep = dir + "/x_0000.png", folder = dir + "/dd.json";
+    { std::ofstream(keep) << "KEEP"; }
+    ASSERT_EQ(mkdir(folder.c_str(), 0755), 0);
+    const CmdResult r = render("rgb -r cpuref -s 16 -f '" + dir + "/x' --json '" + folder + "'");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "it is a folder");
+    EXPECT_EQ(slurp(keep), "KEEP");
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Cli, LaterFrameFileBeingAFolderIsRefusedUpFront) {
+    ASSERT_EQ(mkdir((dir + "/y_0001.png").c_str(), 0755), 0);
+    const CmdResult r = render("rgb -r cpuref -s 16 -b 0:2 -f '" + dir + "/y'");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_FALSE(exists(dir + "/y_0000.png"));
+}
+
+TEST_F(Cli, OutputUnderAFileIsNotAFolder) {
+    { std::ofstream(dir + "/plain") << "x"; }
+    const CmdResult r = render("rgb -r cpuref -s 16 -f '" + dir + "/plain/x'");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "is not a folder");
+}
+
+TEST_F(Cli, EmptyValuesAndConflictsExit2) {
+    EXPECT_EQ(render("rgb -r cpuref -s 16 -f ''").code, 2);
+    EXPECT_EQ(render("rgb -r '' -s 16").code, 2);
+    EXPECT_EQ(render("rgb --scene rgby -r cpuref -s 16").code, 2);
+    const CmdResult r = render("rgb -r cpuref -s 16 --check --reference-dir /nonexistent/refs");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--reference-dir");
+}
+
+TEST_F(Cli, BenchRejectsEmptyOrRepeatedLists) {
+    EXPECT_EQ(render("bench --scenes '' --renderers cpu --size 16 --repeat 1").code, 2);
+    EXPECT_EQ(render("bench --scenes rgb,rgb --renderers cpu --size 16 --repeat 1").code, 2);
+    EXPECT_EQ(render("bench --scenes rgb --renderers cpu,cpu --size 16 --repeat 1").code, 2);
+}
+
+TEST_F(Cli, BenchCompareNeedsAMatchingBenchResult) {
+    const std::string json = dir + "/b.json", other = dir + "/r.json";
+    ASSERT_EQ(render("bench --scenes rgb --renderers cpu --size 32 --repeat 1 --frames 0:1 --json '" + json + "'").code, 0);
+    CmdResult r = render("bench --scenes rgb --renderers cpu --size 64 --repeat 1 --frames 0:1 --compare '" + json + "'");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "another size");
+    EXPECT_EQ(r.out, "");  // refused before running
+    ASSERT_EQ(render("rgb -r cpuref -s 32 --json '" + other + "'").code, 0);
+    r = render("bench --scenes rgb --renderers cpu --size 32 --repeat 1 --frames 0:1 --compare '" + other + "'");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "not a `render bench --json` result");
+    r = render("bench --scenes rgb --renderers cpu --size 32 --repeat 1 --frames 0:1 --compare '" + json + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_CONTAINS(r.out, "ratio");
+}
+
+}  // namespace

@@ -152,7 +152,7 @@ TEST(SceneFileErrors, EmptyFile) {
 
 TEST(SceneFileErrors, HugeAndBadCounts) {
     expect_error("100000001\n", 1, "circle count 100000001 is over the limit of 100000000");
-    expect_error("# x\n99999999999999999999999\n", 2, "expected the circle count");
+    expect_error("# x\n99999999999999999999999\n", 2, "circle count 99999999999999999999999 is over the limit of 100000000");
     expect_error("-1\n", 1, "negative circle count -1");
     expect_error("2.5\n", 1, "expected the circle count, got '2.5'");
     expect_error("2 3\n", 1, "extra text after the circle count");
@@ -164,8 +164,24 @@ TEST(SceneFileErrors, BadHeaders) {
     expect_error("shade flat\nmotion warp\n1\n" + kLine, 2, "unknown motion 'warp'");
     expect_error("motion linear extra\n1\n" + kLine, 1, "extra text after 'motion linear'");
     expect_error("shade\n1\n" + kLine, 1, "unknown shade ''");
-    // Headers after the count are circle lines.
-    expect_error("1\nshade snow\n", 2, "field x: not a number 'shade'");
+    // Headers belong before the count.
+    expect_error("1\nshade snow\n", 2, "'shade' and 'motion' lines must come before the circle count");
+}
+
+TEST(SceneFile, ByteOrderMarkIsIgnored) {
+    const cr::Scene s = cr::parse_scene_text("\xEF\xBB\xBF" "1\n0.5 0.5 0 0 0 0 0.25 1 0 0\n", "bom.txt");
+    ASSERT_EQ(s.count(), 1u);
+    EXPECT_EQ(s.radius[0], 0.25f);
+}
+
+TEST(SceneFileErrors, FolderIsNotASceneFile) {
+    try {
+        cr::load_scene_file("/tmp");
+        FAIL() << "no error";
+    } catch (const cr::SceneFileError& e) {
+        EXPECT_EQ(e.line, 0);
+        EXPECT_NE(e.reason.find("is a folder"), std::string::npos) << e.reason;
+    }
 }
 
 TEST(SceneFileErrors, MissingFile) {

@@ -67,17 +67,37 @@ int run_bench(const BenchArgs& args) {
     if (renderers.empty()) {
         for (const auto& i : renderer_infos())
             if (i.name != "unordered" && i.name != "cpuref" && (gpu || !i.needs_gpu)) renderers.push_back(i.name);
-        if (!gpu) std::fprintf(stderr, "note: %s; benchmarking the CPU renderers only\n", why.c_str());
+        if (!gpu) std::fprintf(stderr, "note: %s; benchmarking the CPU renderer 'cpu' only (add cpuref with --renderers cpuref,cpu)\n", why.c_str());
     }
     for (const auto& r : renderers) make_renderer(r);  // validates names and GPU presence up front
     if (!args.json_path.empty()) check_writable(args.json_path);
     if (!args.csv_path.empty()) check_writable(args.csv_path);
+    nlohmann::json old;  // --compare: read and validated before anything runs
+    if (!args.compare_path.empty()) {
+        std::ifstream f(args.compare_path);
+        if (!f) throw std::invalid_argument("cannot read --compare file '" + args.compare_path + "'");
+        try {
+            f >> old;
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--compare file '" + args.compare_path + "' is not valid JSON: " + e.what());
+        }
+        if (!old.is_object() || !old.contains("results") || !old["results"].is_array())
+            throw std::invalid_argument("--compare file '" + args.compare_path +
+                                        "' is not a `render bench --json` result (no \"results\" list)");
+        const auto frames = nlohmann::json{args.frames.start, args.frames.end};
+        if (old.value("width", 0) != args.width || old.value("height", 0) != args.height ||
+            old.value("frames", nlohmann::json()) != frames)
+            throw std::invalid_argument("--compare file '" + args.compare_path + "' was measured at another size or " +
+                                        "frame range (" + std::to_string(old.value("width", 0)) + "x" +
+                                        std::to_string(old.value("height", 0)) + ", frames " +
+                                        old.value("frames", nlohmann::json()).dump() + "); use the same --size and --frames");
+    }
 
     const std::string device = device_description();
     char date[64];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    std::printf("render bench: %s, %dx%d, frames %d:%d, %d repeats, seed %u\nDevice: %s\n", date, args.width,
+    std::printf("render bench: %s, %dx%d, frames %d:%d, %d repeat(s), seed %u\nDevice: %s\n", date, args.width,
                 args.height, args.frames.start, args.frames.end, args.repeat, args.seed, device.c_str());
 
     std::vector<BenchResult> results;
@@ -168,7 +188,9 @@ int run_bench(const BenchArgs& args) {
         if (r.peak_bytes) std::printf(" peak=%.1fMiB", r.peak_bytes / 1048576.0);
         std::printf("\n");
     }
-    if (any_fail) std::printf("\nF: the result differs from cpuref beyond the strict tolerance (1e-4, 5 pixels).\n");
+    std::printf("\nTotal = clear + advance + render, ms per frame (median of the repeats); speedup = cpuref's Total / "
+                "this Total (when cpuref was run); Gblends/s = circle-pixel blends per second of render time.\n");
+    if (any_fail) std::printf("F: the result differs from cpuref beyond the strict tolerance (1e-4, 5 pixels).\n");
 
     nlohmann::json j = {{"device", device}, {"date", date}, {"width", args.width}, {"height", args.height},
                         {"frames", {args.frames.start, args.frames.end}}, {"repeat", args.repeat},
@@ -187,14 +209,6 @@ int run_bench(const BenchArgs& args) {
         j["results"].push_back(e);
     }
     if (!args.compare_path.empty()) {
-        std::ifstream f(args.compare_path);
-        if (!f) throw std::invalid_argument("cannot read --compare file '" + args.compare_path + "'");
-        nlohmann::json old;
-        try {
-            f >> old;
-        } catch (const std::exception& e) {
-            throw std::invalid_argument("--compare file '" + args.compare_path + "' is not valid JSON: " + e.what());
-        }
         std::printf("\nCompared with %s (%s): ratio = this run / earlier run (below 1 is faster)\n",
                     args.compare_path.c_str(), old.value("date", std::string("?")).c_str());
         for (const auto& r : results)

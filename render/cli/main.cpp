@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <sys/stat.h>
+#include <set>
 #include <unistd.h>
 
 #include "kernels/cuda_renderer.h"
@@ -25,6 +26,7 @@ struct RenderArgs {
     std::string scene, scene_pos, scene_file, renderer, size = "1024", seed = "0", frames = "0:1";
     std::string file_prefix, format = "png", diff_path, json_path, tolerance = "strict", reference_dir;
     bool check = false, interactive = false, list = false;
+    bool renderer_given = false, file_given = false;
 };
 
 /// Compares 8-bit output with a stored PNG: pixels whose bytes differ by
@@ -70,6 +72,12 @@ int run_render(const RenderArgs& a) {
         throw std::invalid_argument("no scene: give --scene NAME (or a scene name) or --scene-file PATH; see --help");
     if (!scene_name.empty() && !a.scene_file.empty())
         throw std::invalid_argument("give either a scene name or --scene-file, not both");
+    if (!a.scene.empty() && !a.scene_pos.empty() && a.scene != a.scene_pos)
+        throw std::invalid_argument("two different scenes given ('" + a.scene_pos + "' and --scene " + a.scene + ")");
+    if (a.renderer_given && a.renderer.empty()) throw std::invalid_argument("empty --renderer name");
+    if (a.file_given && a.file_prefix.empty()) throw std::invalid_argument("empty --file prefix");
+    if (!a.reference_dir.empty() && access(a.reference_dir.c_str(), R_OK | X_OK) != 0)
+        throw std::invalid_argument("--reference-dir '" + a.reference_dir + "' is not a readable folder");
     if (a.format != "png" && a.format != "ppm") throw std::invalid_argument("bad --format '" + a.format + "': use png or ppm");
     int w, h;
     parse_size(a.size, w, h);
@@ -77,19 +85,25 @@ int run_render(const RenderArgs& a) {
     const FrameRange range = parse_frame_range(a.frames);
     const float tol = parse_tolerance(a.tolerance);
     if (!scene_name.empty()) scene_circle_count(scene_name);  // unknown names fail here, listing the valid ones
-    if (!a.file_prefix.empty()) check_writable(a.file_prefix + "_0000." + a.format);
+    if (!a.file_prefix.empty())  // every frame's file, before anything is rendered or written
+        for (int f = range.start; f < range.end; ++f) {
+            char name[32];
+            std::snprintf(name, sizeof name, "_%04d.", f);
+            const std::string path = a.file_prefix + name + a.format;
+            if (f == range.start) check_writable(path);
+            struct stat st;
+            if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+                throw std::invalid_argument("cannot write '" + path + "': it is a folder");
+        }
     if (!a.diff_path.empty()) check_writable(a.diff_path);
     if (!a.json_path.empty()) check_writable(a.json_path);
 
-    std::string renderer_name = a.renderer;
-    if (renderer_name.empty()) {
-        renderer_name = default_renderer_name();
-        std::string why;
-        if (!cuda_device_available(&why))
-            std::fprintf(stderr, "note: %s; using the multi-core CPU renderer 'cpu'\n", why.c_str());
-    }
+    std::string renderer_name = a.renderer.empty() ? default_renderer_name() : a.renderer;
     std::unique_ptr<Renderer> r = make_renderer(renderer_name);  // validates the name first
     const Scene scene = load_scene(scene_name, a.scene_file, seed);
+    std::string why;
+    if (a.renderer.empty() && !cuda_device_available(&why))
+        std::fprintf(stderr, "note: %s; using the multi-core CPU renderer 'cpu'\n", why.c_str());
 
     std::printf("Renderer: %s   Scene: %s (%zu circles)   Size: %dx%d   Seed: %u   Frames: %d:%d\n",
                 r->name().c_str(), scene.name.c_str(), scene.count(), w, h, seed, range.start, range.end);
@@ -205,12 +219,14 @@ int main(int argc, char** argv) {
     app.add_option("--scene", a.scene, "Scene: rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M "
                                        "bouncingballs fireworks hypnosis snow snowsingle rand10M");
     app.add_option("--scene-file", a.scene_file, "Load circles from a scene file (docs/SCENE_FORMAT.md)");
-    app.add_option("-r,--renderer", a.renderer, "cpuref, cpu, naive, tiled (= cuda), persistent, unordered (demo, incorrect); "
+    auto* renderer_opt = app.add_option("-r,--renderer", a.renderer, "cpuref, cpu, naive, tiled (= cuda), persistent, unordered (demo, incorrect); "
                                                 "default: tiled with a GPU, else cpu");
     app.add_option("-s,--size", a.size, "Image size N (NxN) or WxH, each 1..16384 (default 1024)");
     app.add_option("-S,--seed", a.seed, "Random seed of the random scenes (default 0)");
-    app.add_option("-b,--frames,--bench", a.frames, "Frames START:END: all are rendered, [START,END) are timed (default 0:1)");
-    app.add_option("-f,--file", a.file_prefix, "Write PREFIX_0000.png ... for the timed frames");
+    app.add_option("-b,--frames,--bench", a.frames,
+                   "Frames START:END: all of 0..END-1 are rendered, START..END-1 are timed and written "
+                   "(default 0:1; a single N means N:N+1)");
+    auto* file_opt = app.add_option("-f,--file", a.file_prefix, "Write PREFIX_0000.png ... for the timed frames");
     app.add_option("--format", a.format, "Image format of --file: png (default) or ppm");
     app.add_flag("-c,--check", a.check, "Compare the last frame with cpuref (live) and the stored reference image");
     app.add_option("--tolerance", a.tolerance, "Rule deciding PASS: strict (1e-4, default), course (0.1) or a number");
@@ -229,7 +245,9 @@ int main(int argc, char** argv) {
     bench->add_option("--size", b_size, "Image size N or WxH (default 1024)");
     bench->add_option("--seed", b_seed, "Seed (default 0)");
     bench->add_option("--frames", b_frames, "Frames START:END timed per repeat (default 0:4)");
-    bench->add_option("--repeat", b.repeat, "Repeats per scene and renderer (default 5)")->check(CLI::Range(1, 1000));
+    bench->add_option("--repeat", b.repeat, "Repeats per scene and renderer, 1..1000 (default 5)")
+        ->check(CLI::Range(1, 1000))
+        ->type_name("K");
     bench->add_option("--json", b.json_path, "Write results as JSON");
     bench->add_option("--csv", b.csv_path, "Write results as CSV");
     bench->add_option("--compare", b.compare_path, "An earlier --json result to compare with, scene by scene");
@@ -250,6 +268,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "render: %s (see render --help)\n", e.what());
         return kExitUsage;
     }
+    a.renderer_given = renderer_opt->count() > 0;
+    a.file_given = file_opt->count() > 0;
     try {
         if (a.list) {
             std::printf("Scenes:");
@@ -264,9 +284,14 @@ int main(int argc, char** argv) {
         }
         if (*bench) {
             b.scenes = split_list(b_scenes);
+            if (b.scenes.empty()) throw std::invalid_argument("--scenes is empty: name at least one scene");
             for (const auto& s : b.scenes)
                 if (!is_scene_name(s)) scene_circle_count(s);  // throws with the valid names
+            if (std::set<std::string>(b.scenes.begin(), b.scenes.end()).size() != b.scenes.size())
+                throw std::invalid_argument("--scenes names a scene twice");
             b.renderers = split_list(b_renderers);
+            if (std::set<std::string>(b.renderers.begin(), b.renderers.end()).size() != b.renderers.size())
+                throw std::invalid_argument("--renderers names a renderer twice");
             parse_size(b_size, b.width, b.height);
             b.seed = parse_seed(b_seed);
             b.frames = parse_frame_range(b_frames);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cr {
@@ -51,11 +53,24 @@ std::vector<std::string> split_list(const std::string& text) {
 
 void check_writable(const std::string& path) {
     if (path.empty()) throw std::invalid_argument("empty output path");
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw std::invalid_argument("cannot write '" + path + "': it is a folder");
     const auto slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    if (access(dir.c_str(), W_OK | X_OK) != 0)
-        throw std::invalid_argument("cannot write '" + path + "': folder '" + dir + "' " +
-                                    (errno == ENOENT ? "does not exist" : std::strerror(errno)));
+    if (stat(dir.c_str(), &st) != 0)
+        throw std::invalid_argument("cannot write '" + path + "': folder '" + dir + "' does not exist");
+    if (!S_ISDIR(st.st_mode))
+        throw std::invalid_argument("cannot write '" + path + "': '" + dir + "' is not a folder");
+    // Prove a file can be created there (permissions, read-only or special
+    // file systems) without touching `path` itself.
+    const std::string probe = dir + "/.render_probe_" + std::to_string(static_cast<long>(getpid()));
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        throw std::invalid_argument("cannot write '" + path + "': cannot create files in '" + dir +
+                                    "': " + std::strerror(errno));
+    close(fd);
+    unlink(probe.c_str());
 }
 
 std::string reference_name(const std::string& scene, int w, int h, uint32_t seed, int frame) {
