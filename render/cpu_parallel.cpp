@@ -105,15 +105,34 @@ void CpuParallelRenderer::render_frame() {
     work_ = WorkCounts{};
     const int64_t n = static_cast<int64_t>(scene_.count());
     double bin_ms = 0, shade_ms = 0;
-    for (int64_t b = 0; b < n; b += batch_) {
+    for (int64_t b = 0; b < n;) {
+        const int64_t e = batch_end(b);
         HostStopwatch tb;
-        bin(b, std::min(n, b + batch_));
+        bin(b, e);
         bin_ms += tb.ms();
         HostStopwatch ts;
         shade();
         shade_ms += ts.ms();
+        b = e;
     }
     extra_stages_ = {{"bin", "Render", bin_ms}, {"shade", "Render", shade_ms}};
+}
+
+int64_t CpuParallelRenderer::batch_end(int64_t begin) const {
+    // A batch ends after batch_ circles or before its circle-tile pairs
+    // (bounding-box count, an upper bound) would pass max_pairs_, so the tile
+    // lists stay bounded however large the circles are; a single circle over
+    // the budget still gets a batch of its own.
+    const int64_t n = static_cast<int64_t>(scene_.count());
+    int64_t e = begin, pairs = 0;
+    while (e < n && e - begin < batch_) {
+        const PixelBox box = circle_pixel_box(scene_.x[e], scene_.y[e], scene_.radius[e], image_.width, image_.height);
+        const int64_t c = tiles_of_box(box, kTile).count();
+        if (e > begin && pairs + c > max_pairs_) break;
+        pairs += c;
+        ++e;
+    }
+    return e;
 }
 
 void CpuParallelRenderer::bin(int64_t begin, int64_t end) {

@@ -26,12 +26,17 @@ public:
     std::vector<int> tile_loads(int& tiles_x, int& tiles_y, int& tile_size) override;
     /// Sets the circles per bin-and-shade pass (>= 1; tests use small ones).
     void set_batch(int64_t circles) { batch_ = circles < 1 ? 1 : circles; }
+    /// Most circle-tile pairs binned at once (default 2^26); more start a new
+    /// batch (for tests; bounds memory for huge circles on huge images).
+    void set_max_pairs(int64_t pairs) { max_pairs_ = pairs < 1 ? 1 : pairs; }
 
 protected:
     void render_frame() override;
     void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn) override;
 
 private:
+    /// End of the batch of circles that starts at `begin` (see batch_end in the .cpp).
+    int64_t batch_end(int64_t begin) const;
     /// Bins circles [begin, end) into list_ / tile_begin_ (input order per tile).
     void bin(int64_t begin, int64_t end);
     /// Shades every non-empty tile with its list from the last bin().
@@ -43,6 +48,7 @@ private:
     std::vector<int> loads_;             ///< circles per tile over the whole frame
     WorkCounts work_;
     int64_t batch_ = kBatch;
+    int64_t max_pairs_ = int64_t(1) << 26;
     int tiles_x_ = 0, tiles_y_ = 0;
 };
 

@@ -39,10 +39,12 @@ std::string first_difference(const cr::Image& a, const cr::Image& b) {
 
 /// Renders `frames` frames of `scene` at w x h with cpuref and cpu (binning
 /// `batch` circles a pass when > 0); expects equal images after every frame.
-void expect_same_frames(const cr::Scene& scene, int w, int h, int frames, int64_t batch = 0) {
+void expect_same_frames(const cr::Scene& scene, int w, int h, int frames, int64_t batch = 0,
+                        int64_t max_pairs = 0) {
     cr::CpuRefRenderer ref;
     cr::CpuParallelRenderer par;
     if (batch > 0) par.set_batch(batch);
+    if (max_pairs > 0) par.set_max_pairs(max_pairs);
     ref.setup(scene, w, h);
     par.setup(scene, w, h);
     for (int f = 0; f < frames; ++f) {
@@ -266,6 +268,16 @@ TEST(CpuParallel, SeveralBatchesPerFrame) {
         expect_same_frames(cr::make_scene("fireworks", 7), 64, 48, 3, batch);
     }
     expect_same_frames(snow_in_view(7), 64, 48, 2, 5000);
+}
+
+TEST(CpuParallel, PairBudgetSplitsBatches) {
+    // A small pair budget cuts frames into many batches by circle-tile pairs
+    // (what bounds memory for huge circles on huge images); order holds, and a
+    // single circle over budget still gets a batch of its own.
+    for (int64_t pairs : {1, 50, 2000}) {
+        expect_same_frames(cr::make_scene("biglittle", 3), 200, 120, 1, 0, pairs);
+        expect_same_frames(cr::make_scene("rand10k", 3), 100, 37, 1, 0, pairs);
+    }
 }
 
 TEST(CpuParallel, OtherThreadCounts) {
