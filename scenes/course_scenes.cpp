@@ -51,46 +51,46 @@ void random_color_small(Scene& s, size_t i, size_t n, GlibcRand& u) {
     }
 }
 
-Scene random_circles(size_t n, GlibcRand& u) {
+/// The loop shared by "random circles" and "sized circles": depths drawn and
+/// sorted first, then per circle radius (draw_radius, which may draw), x, y,
+/// and the color draws (big_color for N > 100000, which the two differ in).
+template <class DrawRadius, class DrawBigColor>
+Scene depth_sorted_circles(size_t n, GlibcRand& u, DrawRadius draw_radius, DrawBigColor big_color) {
     Scene s;
     s.resize(n);
     const std::vector<float> depth = sorted_depths(u, n);
     for (size_t i = 0; i < n; ++i) {
-        s.radius[i] = n > 100000 ? .009f + .005f * u.next_float() : .02f + .06f * u.next_float();
+        s.radius[i] = draw_radius();
         s.x[i] = u.next_float();
         s.y[i] = u.next_float();
         s.z[i] = depth[i];
-        if (n <= 100000) {
-            random_color_small(s, i, n, u);
-        } else {
-            const float cr = .2f + .5f * u.next_float();
-            const float cg = .5f + .5f * u.next_float();
-            const float cb = .1f + .4f * u.next_float();
-            set_color(s, i, cr, cg, cb);
-        }
+        if (n <= 100000) random_color_small(s, i, n, u);
+        else big_color(s, i);
     }
     return s;
 }
 
+Scene random_circles(size_t n, GlibcRand& u) {
+    return depth_sorted_circles(
+        n, u,
+        [&] { return n > 100000 ? .009f + .005f * u.next_float() : .02f + .06f * u.next_float(); },
+        [&](Scene& s, size_t i) {
+            const float cr = .2f + .5f * u.next_float();
+            const float cg = .5f + .5f * u.next_float();
+            const float cb = .1f + .4f * u.next_float();
+            set_color(s, i, cr, cg, cb);
+        });
+}
+
 Scene sized_circles(size_t n, float radius, GlibcRand& u) {
-    Scene s;
-    s.resize(n);
-    const std::vector<float> depth = sorted_depths(u, n);
-    for (size_t i = 0; i < n; ++i) {
-        s.radius[i] = radius;
-        s.x[i] = u.next_float();
-        s.y[i] = u.next_float();
-        s.z[i] = depth[i];
-        if (n <= 100000) {
-            random_color_small(s, i, n, u);
-        } else {
+    return depth_sorted_circles(
+        n, u, [radius] { return radius; },
+        [&](Scene& s, size_t i) {
             const float cr = .3f + .9f * u.next_float();
             const float cg = .1f + .3f * u.next_float();
             const float cb = .2f + .2f * u.next_float();
             set_color(s, i, cr, cg, cb);
-        }
-    }
-    return s;
+        });
 }
 
 /// biglittle / littlebig: 10000 circles of radius .25, the last 1000 made

@@ -8,6 +8,7 @@
 
 #include "kernels/cuda_renderer.h"
 #include "render/compare.h"
+#include "render/frame_loop.h"
 #include "render/cpu_stages.h"
 #include "render/reference_set.h"
 
@@ -22,15 +23,9 @@ const char* const kKernels[] = {"naive", "tiled", "persistent"};
         if (!cuda_device_available(&why_)) GTEST_SKIP() << why_;          \
     } while (0)
 
-/// Renders frames 0..frames-1 and returns the last image.
+/// Renders frames 0..frames-1 and returns (a copy of) the last image.
 Image render_last(Renderer& r, const Scene& s, int w, int h, int frames) {
-    r.setup(s, w, h);
-    for (int f = 0; f < frames; ++f) {
-        r.clear();
-        r.advance();
-        r.render();
-    }
-    return r.image();
+    return render_frames(r, s, w, h, frames);
 }
 
 /// cpuref images, cached per (scene, seed, w, h, frames).
