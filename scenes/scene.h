@@ -74,7 +74,7 @@ Scene load_scene_file(const std::string& path);
 Scene parse_scene_text(const std::string& text, const std::string& file_label);
 
 /// Writes `scene` in the scene-file format (to a temporary name, then renames).
-/// Throws std::runtime_error when the file cannot be written.
+/// Throws std::runtime_error (cr::ImageIoError) when the file cannot be written.
 void save_scene_file(const Scene& scene, const std::string& path);
 
 }  // namespace cr

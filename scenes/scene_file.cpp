@@ -13,8 +13,8 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "render/image.h"
 #include "scenes/scene.h"
 
 namespace cr {
@@ -153,24 +153,16 @@ Scene load_scene_file(const std::string& path) {
 }
 
 void save_scene_file(const Scene& s, const std::string& path) {
-    const std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (!f) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-    std::fprintf(f, "# circle-renderer scene: x y z vx vy vz radius r g b\n");
-    std::fprintf(f, "shade %s\nmotion %s\n%zu\n", s.shade == ShadeMode::Snow ? "snow" : "flat",
-                 s.motion == Motion::Linear ? "linear" : "none", s.count());
-    for (size_t i = 0; i < s.count(); ++i)
-        std::fprintf(f, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.x[i], s.y[i], s.z[i],
-                     s.vx[i], s.vy[i], s.vz[i], s.radius[i], s.r[i], s.g[i], s.b[i]);
-    const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-    if (std::fclose(f) != 0 || !ok) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "' (disk full?)");
+    std::string text = "# circle-renderer scene: x y z vx vy vz radius r g b\n";
+    text += std::string("shade ") + (s.shade == ShadeMode::Snow ? "snow" : "flat") + "\nmotion " +
+            (s.motion == Motion::Linear ? "linear" : "none") + "\n" + std::to_string(s.count()) + "\n";
+    char line[256];
+    for (size_t i = 0; i < s.count(); ++i) {
+        std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.x[i], s.y[i],
+                      s.z[i], s.vx[i], s.vy[i], s.vz[i], s.radius[i], s.r[i], s.g[i], s.b[i]);
+        text += line;
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-    }
+    write_text_atomically(path, text);  // temporary name, then rename (render/image.h)
 }
 
 }  // namespace cr
