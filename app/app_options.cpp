@@ -42,11 +42,7 @@ ParseResult parse_app_options(int argc, char** argv) {
         if (!o.scene_file.empty() && (!scene.empty() || !scene_pos.empty()))
             throw std::invalid_argument("give either a scene name or --scene-file, not both");
         if (!o.scene_file.empty()) load_scene_file(o.scene_file);  // a bad file fails here, before any window
-        if (!o.renderer.empty()) {
-            bool known = o.renderer == "cuda" || o.renderer == "ref";
-            for (const auto& info : renderer_infos()) known = known || info.name == o.renderer;
-            if (!known) make_renderer(o.renderer);  // throws, listing the names
-        }
+        if (!o.renderer.empty()) canonical_renderer_name(o.renderer);  // throws, listing the names
         if (!frames_text.empty()) {
             if (frames_text.find_first_not_of("0123456789") != std::string::npos || frames_text.size() > 9 ||
                 std::stol(frames_text) < 1)

@@ -84,6 +84,10 @@ struct NoCudaDeviceError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The renderer's name as renderer_infos() lists it ("cuda" -> "tiled",
+/// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
+std::string canonical_renderer_name(const std::string& name);
+
 /// Builds renderer `name` ("cuda" is an alias of "tiled"). Throws
 /// std::invalid_argument for an unknown name and NoCudaDeviceError for a GPU
 /// renderer without a CUDA device.

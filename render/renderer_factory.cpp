@@ -36,20 +36,25 @@ bool cuda_device_available(std::string* why) {
 
 std::string default_renderer_name() { return cuda_device_available() ? "tiled" : "cpu"; }
 
-std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
+std::string canonical_renderer_name(const std::string& name_in) {
     const std::string name = name_in == "cuda" ? "tiled" : (name_in == "ref" ? "cpuref" : name_in);
+    std::string all;
+    for (const auto& i : renderer_infos()) {
+        if (i.name == name) return name;
+        all += (all.empty() ? "" : ", ") + i.name;
+    }
+    throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
+}
+
+std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
+    const std::string name = canonical_renderer_name(name_in);
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
     KernelKind kind;
     if (name == "naive") kind = KernelKind::Naive;
     else if (name == "tiled") kind = KernelKind::Tiled;
     else if (name == "persistent") kind = KernelKind::Persistent;
-    else if (name == "unordered") kind = KernelKind::Unordered;
-    else {
-        std::string all;
-        for (const auto& i : renderer_infos()) all += (all.empty() ? "" : ", ") + i.name;
-        throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
-    }
+    else kind = KernelKind::Unordered;
     std::string why;
     if (!cuda_device_available(&why))
         throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why +
