@@ -242,19 +242,32 @@ TEST(GpuHostile, LongAnimation1000Frames) {
         for (const char* k : {"tiled", "persistent"}) expect_kernel_matches(k, scene, 0, 128, 128, 1000);
 }
 
-TEST(GpuErrors, OutOfMemoryIsReported) {
+TEST(GpuSizes, Size16384RendersOnTheDirectPath) {
     REQUIRE_GPU();
-    // 16384 x 16384 float4 is 4 GiB; ask for far more circles than fit instead.
-    CudaOptions o;
-    o.max_pairs_per_batch = 1ll << 40;  // would need terabytes of pairs
-    CudaRenderer r(KernelKind::Tiled, o);
-    Scene s = make_scene("rgb", 0);
-    // Make 4 huge circles cover every tile of a 16384^2 image many times.
-    r.setup(s, 16384, 16384);
+    // The largest size: a 4 GiB float4 image; rgb's 3 circles take the direct
+    // path (no binning buffers), so this checks sizes and indexing, not memory.
+    CudaRenderer r(KernelKind::Tiled);
+    r.setup(make_scene("rgb", 0), 16384, 16384);
     r.clear();
     r.advance();
-    EXPECT_NO_THROW(r.render());  // 3 circles: direct path, no big buffers
+    EXPECT_NO_THROW(r.render());
     EXPECT_NO_THROW(r.image());
+}
+
+TEST(GpuErrors, OutOfMemoryIsReported) {
+    REQUIRE_GPU();
+    // A 1 MiB budget cannot hold a 256x256 float4 image (1 MiB) next to the
+    // circles: setup must fail with the named buffer, as a full GPU would.
+    CudaOptions o;
+    o.memory_limit = size_t(1) << 20;
+    CudaRenderer r(KernelKind::Tiled, o);
+    try {
+        r.setup(make_scene("rand10k", 0), 256, 256);
+        FAIL() << "setup succeeded within 1 MiB";
+    } catch (const DeviceOutOfMemory& e) {
+        EXPECT_FALSE(e.buffer.empty());
+        EXPECT_GT(e.bytes, 0u);
+    }
 }
 
 TEST(GpuErrors, UnorderedDemoIsFlaggedIncorrect) {

@@ -19,7 +19,6 @@ struct BenchArgs {
     FrameRange frames{0, 4};
     int repeat = 5;
     bool check = true;
-    bool early_out = false;  ///< reserved: front-to-back shortcut (off)
     std::string json_path, csv_path, compare_path;
 };
 
