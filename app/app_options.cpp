@@ -11,6 +11,20 @@
 
 namespace cr::app {
 
+namespace {
+
+/// Parses a frame count of `option`: digits only, 1..999999999. Throws
+/// std::invalid_argument naming the option and the text.
+int parse_frame_count(const std::string& text, const char* option) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
+        std::stol(text) < 1)
+        throw std::invalid_argument(std::string("bad ") + option + " '" + text +
+                                    "': use a whole number of frames, at least 1");
+    return static_cast<int>(std::stol(text));
+}
+
+}  // namespace
+
 ParseResult parse_app_options(int argc, char** argv) {
     ParseResult res;
     AppOptions& o = res.options;
@@ -33,6 +47,11 @@ ParseResult parse_app_options(int argc, char** argv) {
         ->check(CLI::Range(320, 16384));
     cli.add_option("--window-height", o.window_height, "Initial window height (default 800)")
         ->check(CLI::Range(240, 16384));
+    std::string resize_text;
+    cli.add_option("--resize-every", resize_text,
+                   "With --frames: every N frames resize the window through a fixed cycle of sizes (tests size changes)");
+    cli.add_flag("--check", o.check,
+                 "With --frames: compare the first frame at each render size and the last frame with cpuref; exit 1 on a difference");
     try {
         cli.parse(argc, argv);
         if (!scene.empty() && !scene_pos.empty() && scene != scene_pos)
@@ -43,12 +62,10 @@ ParseResult parse_app_options(int argc, char** argv) {
             throw std::invalid_argument("give either a scene name or --scene-file, not both");
         if (!o.scene_file.empty()) load_scene_file(o.scene_file);  // a bad file fails here, before any window
         if (!o.renderer.empty()) canonical_renderer_name(o.renderer);  // throws, listing the names
-        if (!frames_text.empty()) {
-            if (frames_text.find_first_not_of("0123456789") != std::string::npos || frames_text.size() > 9 ||
-                std::stol(frames_text) < 1)
-                throw std::invalid_argument("bad --frames '" + frames_text + "': use a whole number of frames, at least 1");
-            o.frames = static_cast<int>(std::stol(frames_text));
-        }
+        if (!frames_text.empty()) o.frames = parse_frame_count(frames_text, "--frames");
+        if (!resize_text.empty()) o.resize_every = parse_frame_count(resize_text, "--resize-every");
+        if (o.frames == 0 && (o.resize_every > 0 || o.check))
+            throw std::invalid_argument("--resize-every and --check need --frames N (an automated run)");
         if (o.frames == 0 && (!o.screenshot.empty() || !o.dump_frame.empty()))
             throw std::invalid_argument("--screenshot and --dump-frame need --frames N (they are taken after frame N)");
         if (!o.screenshot.empty()) check_writable(o.screenshot);

@@ -19,7 +19,19 @@ struct AppOptions {
     std::string dump_frame;         ///< save the last rendered frame as PNG before quitting
     bool vsync = true;              ///< swap interval 1 (off with --no-vsync)
     int window_width = 1280, window_height = 800;  ///< initial window size
+    /// > 0 (with frames): every this many rendered frames, resize the window
+    /// to the next size of kResizeCycle (with --size window the render size
+    /// follows), to exercise size changes between frames.
+    int resize_every = 0;
+    /// With frames: compare the first frame at every render size, and the
+    /// last frame, with cpuref (Session::run_check); exit 1 if one fails.
+    bool check = false;
 };
+
+/// Window sizes (in window coordinates) that --resize-every steps through,
+/// then back to the initial size. Odd sizes on purpose; 431 wide leaves a
+/// 1-pixel-wide image right of the 430-pixel panel. All fit a 1280x800 screen.
+constexpr int kResizeCycle[][2] = {{977, 613}, {431, 240}, {1111, 797}, {640, 480}, {433, 799}};
 
 /// Outcome of parsing: run with `options`, or exit at once with `exit_code`
 /// (--help prints usage and gives 0; a bad option prints why and gives 2,

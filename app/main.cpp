@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,50 @@ void print_summary(const Session& s, int frames, double seconds) {
     std::fflush(stdout);
 }
 
+/// The --check runs of an automated (--frames) session: the first frame at
+/// every render size and the last frame are compared with cpuref.
+class AutoChecks {
+public:
+    /// Call after each rendered frame; checks it when the render size is new
+    /// or `last` is set, and prints one line per check to stdout (frame
+    /// numbered from 0, as on the panel and in `render -b`).
+    void after_frame(Session& s, bool last) {
+        const bool new_size = s.width() != width_ || s.height() != height_;
+        if (!new_size && !last) return;
+        width_ = s.width();
+        height_ = s.height();
+        s.run_check();
+        const CheckResult& c = s.check();
+        const bool pass = c.valid && c.stats.pass;
+        ++done_;
+        if (!pass) ++failed_;
+        std::printf("check: frame %d at %dx%d, %s vs cpuref: %s, max error %.3g, %lld pixels beyond 1e-4\n",
+                    std::max(c.frame - 1, 0), width_, height_, s.renderer_name().c_str(), pass ? "PASS" : "FAIL",
+                    c.stats.max_abs_error, static_cast<long long>(c.stats.mismatches_strict));
+        std::fflush(stdout);
+    }
+    /// Prints the total; returns true when every check passed (and one ran).
+    bool report() const {
+        std::printf("check: %d of %d checks against cpuref passed\n", done_ - failed_, done_);
+        std::fflush(stdout);
+        return done_ > 0 && failed_ == 0;
+    }
+
+private:
+    int width_ = -1, height_ = -1;
+    int done_ = 0, failed_ = 0;
+};
+
+/// --resize-every: step `step` (0, 1, ...) resizes the window to the next
+/// size of kResizeCycle; after the cycle's end, back to the initial size.
+void resize_to_next(GLFWwindow* window, const AppOptions& opt, int step) {
+    constexpr int n = static_cast<int>(std::size(kResizeCycle));
+    const int i = step % (n + 1);
+    const int w = i < n ? kResizeCycle[i][0] : opt.window_width;
+    const int h = i < n ? kResizeCycle[i][1] : opt.window_height;
+    glfwSetWindowSize(window, w, h);
+}
+
 /// The main loop; every GL object lives in here, so all are gone before the
 /// context is destroyed. Returns the exit code.
 int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
@@ -113,6 +158,7 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
     auto fps_t0 = t_start;
     int fps_frames = 0, rendered = 0;
     int exit_code = 0;
+    AutoChecks checks;
 
     while (!glfwWindowShouldClose(window) && !view.quit) {
         glfwPollEvents();
@@ -144,6 +190,9 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
             if (session.step()) {
                 ++rendered;
                 ++fps_frames;
+                if (opt.check) checks.after_frame(session, rendered == opt.frames);
+                if (opt.resize_every > 0 && rendered % opt.resize_every == 0 && rendered < opt.frames)
+                    resize_to_next(window, opt, rendered / opt.resize_every - 1);
             }
             view.step_requested = false;
         }
@@ -221,6 +270,7 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
                 exit_code = 1;
             }
             print_summary(session, rendered, secs);
+            if (opt.check && !checks.report()) exit_code = 1;
             if (session.is_error() && !session.message().empty()) {
                 std::fprintf(stderr, "circle-renderer: %s\n", session.message().c_str());
                 exit_code = 1;

@@ -69,6 +69,15 @@ const Image& render_frames(Renderer& r, const Scene& scene, int width, int heigh
     return r.image();
 }
 
+const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int height, int frames) {
+    r.setup(scene, width, height);
+    for (int f = 0; f + 1 < frames; ++f) r.advance();
+    r.clear();
+    r.advance();
+    r.render();
+    return r.image();
+}
+
 FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int)>& on_frame) {
     r.clear();  // warm-up: loads kernels, touches buffers; no advance
     r.render();

@@ -10,6 +10,7 @@
 # Usage, from the repository root:  OUT=/some/dir bash scripts/gui_on_gpu.sh
 # Knobs (defaults are for the GPU machine): OPTX=/opt/x DISPLAY_NUM=99 GLX_VENDOR=nvidia
 #   RENDERER=tiled SNOW_FRAMES=600 RAND_FRAMES=300 APP_EXTRA="" (e.g. "--window-height 1100")
+#   RESIZE_RUN=1 (0 skips the run with window resizes between frames)
 # Whole run is bounded to ~145 s; Xvfb is always killed at the end.
 set -u
 DEADLINE=$((SECONDS + 140))
@@ -158,7 +159,23 @@ run_app() { # scene frames max_seconds
     note "app $scene exit $r${fps:+: $fps}"
     [ "$r" = 124 ] && note "app $scene TIMED OUT after ${t}s"
 }
+# Render-size changes between frames: --size window with the window resized every 2 frames
+# (app_options.h kResizeCycle, down to a 1x240 image); --check compares each new size's first
+# frame and the last frame with cpuref. Check the final window against the frame afterwards with
+# gui_shot_check gui_resize_shot.png gui_resize_frame.png (not carried here).
+run_resize() { # max_seconds
+    local t r
+    t=$(budget "$1")
+    echo "== app: resize run, snow, $RENDERER, limit ${t}s ($(date +%T))"
+    timeout -k 3 "$t" "$APP" --scene snow --renderer "$RENDERER" --size window --frames 14 --resize-every 2 \
+        --check --no-vsync --screenshot "$OUT/gui_resize_shot.png" --dump-frame "$OUT/gui_resize_frame.png" \
+        > "$OUT/gui_resize.txt" 2>&1
+    r=$?
+    cat "$OUT/gui_resize.txt" | tail -25
+    note "app resize run exit $r: $(grep -E '^check: [0-9]+ of' "$OUT/gui_resize.txt")"
+}
 if [ "$xok" = 1 ]; then
+    [ "${RESIZE_RUN:-1}" = 1 ] && run_resize 40
     run_app snow "$SNOW_FRAMES" 50
     run_app rand100k "$RAND_FRAMES" 50
 fi

@@ -13,6 +13,7 @@
 
 #include "render/cpu_parallel.h"
 #include "render/cpu_stages.h"
+#include "render/frame_loop.h"
 #include "scenes/scene.h"
 
 namespace {
@@ -173,6 +174,23 @@ TEST(CpuParallel, AnimatedScenesFrameByFrame) {
         for (uint32_t seed : {0u, 7u}) {
             SCOPED_TRACE(name);
             expect_same_frames(test_scene(name, seed), 64, 48, 30);
+        }
+    }
+}
+
+TEST(FrameLoop, LastFrameOnlyEqualsEveryFrame) {
+    // render_last_frame (the fast reference path of --check) skips the images
+    // of the frames before the last; the last image must be the same bits.
+    for (int frames : {1, 2, 30, 300}) {
+        for (const cr::Scene& scene : {test_scene("bouncingballs", 0), test_scene("hypnosis", 3),
+                                       test_scene("fireworks", 0), snow_in_view(0)}) {
+            SCOPED_TRACE(scene.name + " frames " + std::to_string(frames));
+            cr::CpuRefRenderer every, last;
+            const cr::Image& a = cr::render_frames(every, scene, 64, 48, frames);
+            const cr::Image& b = cr::render_last_frame(last, scene, 64, 48, frames);
+            EXPECT_EQ(first_difference(a, b), "");
+            EXPECT_EQ(every.frame(), frames);
+            EXPECT_EQ(last.frame(), frames);
         }
     }
 }

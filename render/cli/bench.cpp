@@ -151,7 +151,7 @@ int run_bench(const BenchArgs& args) {
                 } else if (!have_reference) {
                     std::fprintf(stderr, "      rendering cpuref for the check ...\n");
                     CpuRefRenderer cpuref;
-                    reference = render_frames(cpuref, scene, args.width, args.height, args.frames.end);
+                    reference = render_last_frame(cpuref, scene, args.width, args.height, args.frames.end);
                     have_reference = true;
                 }
                 const CompareStats st = compare_images(img, reference);
@@ -246,7 +246,7 @@ int run_refs(const RefsArgs& args) {
         ++i;
         const Scene scene = make_scene(spec.scene, spec.seed);
         CpuRefRenderer cpuref;
-        const Image& img = render_frames(cpuref, scene, spec.width, spec.height, spec.frame + 1);
+        const Image& img = render_last_frame(cpuref, scene, spec.width, spec.height, spec.frame + 1);
         const std::string path = args.out_dir + "/" + spec.file_name();
         write_image(img, path, ImageFormat::Png);
         std::printf("[%zu/%zu] wrote %s\n", i, set.size(), path.c_str());
