@@ -3,6 +3,7 @@
 // alpha not compared, at most 5 pixels beyond (compare_images' default).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -290,6 +291,41 @@ TEST(GpuSizes, Size16384MatchesCpuref) {
             const CompareStats st = compare_images(got, want);
             EXPECT_TRUE(st.pass) << k << " " << scene_name << " 16384x16384 vs " << ref_name << ": " << describe(st);
         }
+    }
+}
+
+TEST(GpuSizes, PairsBeyond2To31MatchNaive) {
+    REQUIRE_GPU();
+    // 4200 circles of radius 2 whose right rims sweep across a 16384x16384
+    // picture from x = 1 (circle 0) to x = 0 (the last): circle k covers the
+    // pixels left of its rim, about 1 - k/4200 of the 1048576 16x16 tiles, so
+    // binning lists ~2.2e9 circle-tile pairs, past 2^31, in 2^26-pair batches.
+    // A pixel at x is covered by a prefix of the circles and its colour is set
+    // by the last ~24 of that prefix, so every circle decides a strip of
+    // columns: a dropped, repeated or reordered batch changes pixels. The
+    // naive kernel (no pairs at all; equal to cpuref in every other test) is
+    // the reference, as cpuref would need hours at this size.
+    const int n = 4200;
+    Scene s;
+    s.name = "sweep";
+    for (int k = 0; k < n; ++k) {
+        const float rim = 1.f - (k + .5f) / n;
+        s.x.push_back(rim - 2.f); s.y.push_back(.5f); s.z.push_back(.5f);
+        s.vx.push_back(0); s.vy.push_back(0); s.vz.push_back(0);
+        s.radius.push_back(2.f);
+        s.r.push_back((k % 7) / 6.f); s.g.push_back((k % 11) / 10.f); s.b.push_back((k % 13) / 12.f);
+    }
+    auto naive = make_renderer("naive");
+    const Image& want = render_frames(*naive, s, 16384, 16384, 1);
+    for (const char* k : {"tiled", "persistent"}) {
+        auto r = make_renderer(k);
+        const Image& got = render_frames(*r, s, 16384, 16384, 1);
+        const long long pairs = r->work().circle_tile_pairs;
+        std::printf("%s: %lld circle-tile pairs\n", k, pairs);
+        EXPECT_GT(pairs, 1ll << 31) << k;
+        const CompareStats st = compare_images(got, want);
+        EXPECT_TRUE(st.pass) << k << " with > 2^31 pairs: " << describe(st);
+        EXPECT_EQ(st.max_abs_error, 0.0) << k;
     }
 }
 
