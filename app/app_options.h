@@ -30,7 +30,9 @@ struct AppOptions {
 
 /// Window sizes (in window coordinates) that --resize-every steps through,
 /// then back to the initial size. Odd sizes on purpose; 431 wide leaves a
-/// 1-pixel-wide image right of the 430-pixel panel. All fit a 1280x800 screen.
+/// 1-pixel-wide image right of the 430-pixel panel (at a display scale of 1;
+/// framebuffer pixels are window units times the scale). All fit a 1280x800
+/// screen.
 constexpr int kResizeCycle[][2] = {{977, 613}, {431, 240}, {1111, 797}, {640, 480}, {433, 799}};
 
 /// Outcome of parsing: run with `options`, or exit at once with `exit_code`

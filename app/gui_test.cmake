@@ -52,6 +52,19 @@ if(MODE STREQUAL "resize")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "gui_shot_check failed after the resizes (exit ${rc})")
   endif()
+  # A window narrower than the 430-pixel panel still leaves a 1-pixel image
+  # column (before, the render size stayed 0 and a --frames run never ended).
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
+            ${APP} --renderer cpu --scene rgby --size window --window-width 320 --window-height 240
+                   --frames 3 --check --no-vsync
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 40)
+  message(STATUS "${out}${err}")
+  string(FIND "${out}" "at 1x240, cpu vs cpuref: PASS" at)
+  if(NOT rc EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "narrow window: exit ${rc}, expected a 1x240 image checked against cpuref")
+  endif()
   return()
 endif()
 

@@ -85,8 +85,15 @@ public:
         height_ = s.height();
         s.run_check();
         const CheckResult& c = s.check();
-        const bool pass = c.valid && c.stats.pass;
         ++done_;
+        if (!c.valid) {  // the check itself failed (message from the session)
+            ++failed_;
+            std::printf("check: frame %d at %dx%d, %s vs cpuref: FAIL, the check did not run: %s\n",
+                        std::max(s.frame() - 1, 0), width_, height_, s.renderer_name().c_str(), s.message().c_str());
+            std::fflush(stdout);
+            return;
+        }
+        const bool pass = c.stats.pass;
         if (!pass) ++failed_;
         std::printf("check: frame %d at %dx%d, %s vs cpuref: %s, max error %.3g, %lld pixels beyond 1e-4\n",
                     std::max(c.frame - 1, 0), width_, height_, s.renderer_name().c_str(), pass ? "PASS" : "FAIL",
@@ -180,7 +187,9 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
         handle_keys(session, view, input.pressed);
         input.pressed.clear();
         // The image area: the framebuffer right of the panel.
-        const float panel_w = std::min(kPanelWidth, static_cast<float>(win_w));
+        // At least one column is left for the image, so "follow window" always
+        // has a size to render (a window narrower than the panel squeezes it).
+        const float panel_w = std::max(0.f, std::min(kPanelWidth, static_cast<float>(win_w - 1)));
         const int panel_px = static_cast<int>(panel_w * fb_w / win_w);
         const PixelRect area{panel_px, 0, fb_w - panel_px, fb_h};
         if (view.sizes[static_cast<size_t>(view.size_index)].first == 0 && area.w > 0)

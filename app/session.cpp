@@ -134,6 +134,7 @@ void Session::record(const std::vector<StageTime>& times) {
 }
 
 void Session::run_check() {
+    check_.valid = false;  // a check that fails to run must not leave the last result standing
     if (!renderer_) return;
     const Image* test = nullptr;
     try {
@@ -145,13 +146,7 @@ void Session::run_check() {
     try {
         const int frames = renderer_->frame();
         auto ref = make_renderer("cpuref");
-        if (frames > 0) {
-            render_last_frame(*ref, scene_, width_, height_, frames);
-        } else {  // set up but not yet advanced: the image of the start circles
-            ref->setup(scene_, width_, height_);
-            ref->clear();
-            ref->render();
-        }
+        render_last_frame(*ref, scene_, width_, height_, frames);
         CheckResult c;
         c.valid = true;
         c.frame = frames;

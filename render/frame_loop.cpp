@@ -73,7 +73,7 @@ const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int h
     r.setup(scene, width, height);
     for (int f = 0; f + 1 < frames; ++f) r.advance();
     r.clear();
-    r.advance();
+    if (frames > 0) r.advance();
     r.render();
     return r.image();
 }

@@ -40,7 +40,9 @@ const Image& render_frames(Renderer& r, const Scene& scene, int width, int heigh
 /// The same image as render_frames, faster for references: sets `r` up,
 /// advances frames 0..frames-2 without clearing or rendering them (an image
 /// depends only on the circles of its frame, never on earlier images), then
-/// clears, advances and renders the last frame once. frames >= 1.
+/// clears, advances and renders the last frame once. frames <= 0 renders the
+/// scene's start circles, not advanced at all (what a renderer shows right
+/// after setup); r.frame() is then 0.
 const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int height, int frames);
 
 /// Runs the frame loop on `r` (already set up): a warm-up (clear + render,

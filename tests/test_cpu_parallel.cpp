@@ -193,6 +193,17 @@ TEST(FrameLoop, LastFrameOnlyEqualsEveryFrame) {
             EXPECT_EQ(last.frame(), frames);
         }
     }
+    // frames 0: the start circles, never advanced (bouncingballs moves in its
+    // first advance, so the frame-1 image must differ).
+    const cr::Scene balls = test_scene("bouncingballs", 0);
+    cr::CpuRefRenderer start, one;
+    start.setup(balls, 64, 48);
+    start.clear();
+    start.render();
+    cr::CpuRefRenderer zero;
+    EXPECT_EQ(first_difference(cr::render_last_frame(zero, balls, 64, 48, 0), start.image()), "");
+    EXPECT_EQ(zero.frame(), 0);
+    EXPECT_NE(first_difference(cr::render_last_frame(one, balls, 64, 48, 1), start.image()), "");
 }
 
 TEST(CpuParallel, ThousandsOfCirclesOnOneTile) {
