@@ -13,14 +13,18 @@ namespace cr::app {
 
 namespace {
 
-/// Parses a frame count of `option`: digits only, 1..999999999. Throws
-/// std::invalid_argument naming the option and the text.
+/// Parses a frame count of `option`: 1..999999999 (render's parse_whole_number).
 int parse_frame_count(const std::string& text, const char* option) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9 ||
-        std::stol(text) < 1)
-        throw std::invalid_argument(std::string("bad ") + option + " '" + text +
-                                    "': use a whole number of frames, at least 1");
-    return static_cast<int>(std::stol(text));
+    return parse_whole_number(text, option, 1, 999999999, "use a whole number of frames, at least 1");
+}
+
+/// A usage error: prints "circle-renderer: MESSAGE" and exits with 2, as
+/// `render` does.
+ParseResult refuse(ParseResult res, const std::string& message) {
+    std::cerr << "circle-renderer: " << message << "\n";
+    res.exit_now = true;
+    res.exit_code = 2;
+    return res;
 }
 
 }  // namespace
@@ -80,20 +84,11 @@ ParseResult parse_app_options(int argc, char** argv) {
         res.exit_code = cli.exit(e);
         return res;
     } catch (const CLI::ParseError& e) {
-        std::cerr << "circle-renderer: " << e.what() << " (see --help)\n";
-        res.exit_now = true;
-        res.exit_code = 2;
-        return res;
+        return refuse(res, std::string(e.what()) + " (see --help)");
     } catch (const SceneFileError& e) {
-        std::cerr << "circle-renderer: bad scene file: " << e.what() << "\n";
-        res.exit_now = true;
-        res.exit_code = 2;
-        return res;
+        return refuse(res, std::string("bad scene file: ") + e.what());
     } catch (const std::invalid_argument& e) {
-        std::cerr << "circle-renderer: " << e.what() << "\n";
-        res.exit_now = true;
-        res.exit_code = 2;
-        return res;
+        return refuse(res, e.what());
     }
     o.vsync = !no_vsync;
     return res;

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sys/stat.h>
 #include <set>
 #include <unistd.h>
 
@@ -90,10 +89,8 @@ int run_render(const RenderArgs& a) {
             char name[32];
             std::snprintf(name, sizeof name, "_%04d.", f);
             const std::string path = a.file_prefix + name + a.format;
-            if (f == range.start) check_writable(path);
-            struct stat st;
-            if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-                throw std::invalid_argument("cannot write '" + path + "': it is a folder");
+            if (f == range.start) check_writable(path);  // the folder once, then each name
+            else check_not_folder(path);
         }
     if (!a.diff_path.empty()) check_writable(a.diff_path);
     if (!a.json_path.empty()) check_writable(a.json_path);
@@ -294,10 +291,7 @@ int main(int argc, char** argv) {
             parse_size(b_size, b.width, b.height);
             b.seed = parse_seed(b_seed);
             b.frames = parse_frame_range(b_frames);
-            if (b_repeat.empty() || b_repeat.size() > 4 || b_repeat.find_first_not_of("0123456789") != std::string::npos ||
-                std::stoi(b_repeat) < 1 || std::stoi(b_repeat) > 1000)
-                throw std::invalid_argument("bad --repeat '" + b_repeat + "': use a whole number in 1..1000");
-            b.repeat = std::stoi(b_repeat);
+            b.repeat = parse_whole_number(b_repeat, "--repeat", 1, 1000, "use a whole number in 1..1000");
             b.check = !no_check;
             return run_bench(b);
         }

@@ -37,6 +37,15 @@ uint32_t parse_seed(const std::string& text) {
     return static_cast<uint32_t>(v);
 }
 
+int parse_whole_number(const std::string& text, const std::string& option, int lo, int hi,
+                       const std::string& rule) {
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos &&
+                        text.size() <= std::to_string(hi).size();
+    const long long v = digits ? std::stoll(text) : -1;
+    if (v < lo || v > hi) throw std::invalid_argument("bad " + option + " '" + text + "': " + rule);
+    return static_cast<int>(v);
+}
+
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
     std::string cur;
@@ -51,11 +60,16 @@ std::vector<std::string> split_list(const std::string& text) {
     return out;
 }
 
-void check_writable(const std::string& path) {
-    if (path.empty()) throw std::invalid_argument("empty output path");
+void check_not_folder(const std::string& path) {
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         throw std::invalid_argument("cannot write '" + path + "': it is a folder");
+}
+
+void check_writable(const std::string& path) {
+    if (path.empty()) throw std::invalid_argument("empty output path");
+    check_not_folder(path);
+    struct stat st;
     const auto slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
     if (stat(dir.c_str(), &st) != 0)

@@ -27,11 +27,22 @@ void parse_size(const std::string& text, int& width, int& height);
 /// Parses an unsigned 32-bit seed. Throws std::invalid_argument.
 uint32_t parse_seed(const std::string& text);
 
+/// Parses a whole number for `option` (e.g. "--repeat"): digits only, no
+/// more digits than `hi` has, value in lo..hi (0 <= lo <= hi). Throws
+/// std::invalid_argument "bad OPTION 'TEXT': RULE".
+int parse_whole_number(const std::string& text, const std::string& option, int lo, int hi,
+                       const std::string& rule);
+
 /// Splits "a,b,c" into its non-empty parts.
 std::vector<std::string> split_list(const std::string& text);
 
-/// Checks that a file can be created at `path` (its folder exists and is
-/// writable) without touching any existing file. Throws std::invalid_argument.
+/// Throws std::invalid_argument "cannot write 'PATH': it is a folder" when
+/// `path` names an existing folder.
+void check_not_folder(const std::string& path);
+
+/// Checks that a file can be created at `path` (not a folder; its folder
+/// exists and is writable) without touching any existing file. Throws
+/// std::invalid_argument.
 void check_writable(const std::string& path);
 
 /// File name of a stored reference image: SCENE_WxH_sSEED_fFRAME.png.
