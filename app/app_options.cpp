@@ -5,8 +5,8 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "render/cli/options.h"
-#include "render/renderer.h"
+#include "render/options.h"
+#include "render/renderer_factory.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
 namespace cr::app {

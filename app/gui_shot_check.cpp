@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "render/image.h"
+#include "render/image_io.h"
 
 namespace {
 

@@ -2,39 +2,46 @@
 // then turns into a no-op.
 #include <glad/gl.h>
 
+#if CR_HAVE_CUDA
 #include <cuda_gl_interop.h>
+
+#include "kernels/cuda_renderer.h"
+#endif
 
 #include "interop.h"
 
 #include <vector>
 
-#include "kernels/cuda_renderer.h"
-#include "render/image.h"
+#include "render/image_io.h"
 
 namespace cr::app {
 
-cudaError_t CudaGlRegistration::register_buffer(GLuint buffer) {
+#if CR_HAVE_CUDA
+namespace {
+std::string cuda_message(const char* call, cudaError_t e) {
+    cudaGetLastError();  // clear the error so the renderer's next check is not blamed
+    return std::string(call) + ": " + cudaGetErrorName(e) + ", " + cudaGetErrorString(e);
+}
+cudaGraphicsResource_t as_resource(void* p) { return static_cast<cudaGraphicsResource_t>(p); }
+}  // namespace
+
+std::string CudaGlRegistration::register_buffer(GLuint buffer) {
     reset();
-    const cudaError_t e =
-        cudaGraphicsGLRegisterBuffer(&res_, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
-    if (e != cudaSuccess) {
-        res_ = nullptr;
-        cudaGetLastError();  // clear the error so the renderer's next check is not blamed
-    }
-    return e;
+    cudaGraphicsResource_t res = nullptr;
+    const cudaError_t e = cudaGraphicsGLRegisterBuffer(&res, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+    if (e != cudaSuccess) return cuda_message("cudaGraphicsGLRegisterBuffer", e);
+    res_ = res;
+    return "";
 }
 
 void CudaGlRegistration::reset() {
-    if (res_) cudaGraphicsUnregisterResource(res_);
+    if (res_) cudaGraphicsUnregisterResource(as_resource(res_));
     res_ = nullptr;
 }
-
-namespace {
-std::string cuda_message(const char* call, cudaError_t e) {
-    cudaGetLastError();
-    return std::string(call) + ": " + cudaGetErrorName(e) + ", " + cudaGetErrorString(e);
-}
-}  // namespace
+#else
+std::string CudaGlRegistration::register_buffer(GLuint) { return "this build has no CUDA support"; }
+void CudaGlRegistration::reset() {}
+#endif
 
 void DisplayTexture::release_interop() {
     reg_.reset();
@@ -54,7 +61,7 @@ void DisplayTexture::upload(Renderer& r, int width, int height) {
         height_ = height;
     }
     used_interop_ = false;
-    if (!dynamic_cast<CudaRenderer*>(&r)) {
+    if (!r.gpu_image().pixels) {
         upload_host(r, "renderer runs on the CPU");
     } else if (!interop_allowed_) {
         upload_host(r, "interop switched off");
@@ -69,7 +76,8 @@ void DisplayTexture::upload(Renderer& r, int width, int height) {
 }
 
 bool DisplayTexture::upload_interop(Renderer& r) {
-    auto& cuda = static_cast<CudaRenderer&>(r);
+#if CR_HAVE_CUDA
+    const GpuImage gpu = r.gpu_image();
     const size_t bytes = static_cast<size_t>(width_) * height_ * 4;
     auto fail = [&](const std::string& why) {
         interop_failure_ = "interop unavailable: " + why;
@@ -81,11 +89,11 @@ bool DisplayTexture::upload_interop(Renderer& r) {
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_.get());
         glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        const cudaError_t e = reg_.register_buffer(pbo_.get());
-        if (e != cudaSuccess) return fail(cuda_message("cudaGraphicsGLRegisterBuffer", e));
+        const std::string why = reg_.register_buffer(pbo_.get());
+        if (!why.empty()) return fail(why);
     }
-    cudaStream_t stream = cuda.stream();
-    cudaGraphicsResource_t res = reg_.get();
+    const cudaStream_t stream = static_cast<cudaStream_t>(gpu.stream);
+    cudaGraphicsResource_t res = as_resource(reg_.get());
     cudaError_t e = cudaGraphicsMapResources(1, &res, stream);
     if (e != cudaSuccess) return fail(cuda_message("cudaGraphicsMapResources", e));
     void* ptr = nullptr;
@@ -98,8 +106,7 @@ bool DisplayTexture::upload_interop(Renderer& r) {
     }
     try {
         // Same stream as the renderer's stages: runs after this frame's render.
-        launch_present_rgba8(cuda.device_image(), static_cast<unsigned char*>(ptr), width_, height_,
-                             /*flip=*/true, stream);
+        present_rgba8(gpu.pixels, static_cast<unsigned char*>(ptr), width_, height_, /*flip=*/true, gpu.stream);
     } catch (...) {
         cudaGraphicsUnmapResources(1, &res, stream);
         throw;  // a kernel failure is the renderer's: the caller falls back
@@ -114,6 +121,11 @@ bool DisplayTexture::upload_interop(Renderer& r) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     return true;
+#else
+    (void)r;
+    interop_failure_ = "interop unavailable: this build has no CUDA support";
+    return false;
+#endif
 }
 
 void DisplayTexture::upload_host(Renderer& r, const std::string& why) {

@@ -2,40 +2,39 @@
 // CUDA-OpenGL interop for CUDA renderers (no host round trip), or a host copy.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <string>
 
 #include "gl_objects.h"
-#include "render/renderer.h"
+#include "render/core/renderer.h"
 
 namespace cr::app {
 
 /// Owner of a CUDA registration of a GL buffer object; unregisters it on
 /// destruction (before the buffer itself is deleted: declare it after the
-/// GlBuffer it registers).
+/// GlBuffer it registers). In a build without CUDA it never registers.
 class CudaGlRegistration {
 public:
     CudaGlRegistration() = default;
     ~CudaGlRegistration() { reset(); }
     CudaGlRegistration(const CudaGlRegistration&) = delete;
     CudaGlRegistration& operator=(const CudaGlRegistration&) = delete;
-    /// Registers `buffer` for write-discard use by CUDA; returns the CUDA
-    /// error (cudaSuccess when registered). Any earlier registration is
-    /// released first.
-    cudaError_t register_buffer(GLuint buffer);
+    /// Registers `buffer` for write-discard use by CUDA; returns "" when
+    /// registered, else the CUDA error. Any earlier registration is released first.
+    std::string register_buffer(GLuint buffer);
     /// Unregisters (no-op when empty).
     void reset();
-    cudaGraphicsResource_t get() const { return res_; }
+    /// The cudaGraphicsResource_t (as void*), null when not registered.
+    void* get() const { return res_; }
 
 private:
-    cudaGraphicsResource_t res_ = nullptr;
+    void* res_ = nullptr;
 };
 
 /// An RGBA8 texture holding the renderer's image, TOP row first (as the PNG
 /// files; the quad flips it back). upload() fills it each frame:
-/// - interop: for a cr::CudaRenderer, a pixel-unpack buffer registered with
-///   CUDA is mapped on the renderer's stream, launch_present_rgba8 writes the
+/// - interop: for a renderer with a device image (Renderer::gpu_image), a
+///   pixel-unpack buffer registered with CUDA is mapped on the renderer's
+///   stream, cr::present_rgba8 writes the
 ///   pixels into it, it is unmapped, and glTexSubImage2D copies it into the
 ///   texture on the GPU;
 /// - host copy: image() -> RGBA8 -> glTexSubImage2D, used for CPU renderers,

@@ -20,7 +20,8 @@
 #include "image_view.h"
 #include "interop.h"
 #include "panel.h"
-#include "render/image.h"
+#include "render/image_io.h"
+#include "render/renderer_factory.h"
 #include "session.h"
 
 namespace cr::app {
@@ -43,7 +44,7 @@ void key_callback(GLFWwindow* window, int key, int /*scancode*/, int action, int
 }
 
 /// Reads the whole back buffer and writes it as an RGB PNG (rows flipped:
-/// GL's first row is the bottom one). Throws cr::ImageIoError.
+/// GL's first row is the bottom one). Throws cr::FileError.
 void save_window_png(const std::string& path, int fb_w, int fb_h) {
     std::vector<uint8_t> px(static_cast<size_t>(fb_w) * fb_h * 3);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -222,8 +223,9 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
             diff_version = session.check().version;
         }
         if (view.show_tiles && tile_version != session.image_version()) {
-            int tx = 0, ty = 0, ts = 0;
-            const std::vector<int> loads = session.tile_loads(tx, ty, ts);
+            const TileLoads tl = session.tile_loads();
+            const std::vector<int>& loads = tl.loads;
+            const int tx = tl.tiles_x, ty = tl.tiles_y, ts = tl.tile_size;
             tile_version = session.image_version();
             if (loads.empty() || tx <= 0 || ty <= 0) {
                 view.tiles_note = "renderer '" + session.renderer_name() + "' has no tiles";

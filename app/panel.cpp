@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "interop.h"
-#include "render/renderer.h"
+#include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
 namespace cr::app {

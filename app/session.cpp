@@ -4,7 +4,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "render/image.h"
+#include "render/image_io.h"
+#include "render/renderer_factory.h"
 
 namespace cr::app {
 
@@ -74,9 +75,8 @@ void Session::setup(int frame) {
     sums_ = FrameTimes{};
     needs_frame_ = false;
     if (!renderer_ || width_ <= 0 || height_ <= 0) return;
-    renderer_->setup(scene_, width_, height_);
     // Catch up to the frame shown before (the image is drawn by the next step).
-    for (int f = 0; f + 1 < frame; ++f) renderer_->advance();
+    setup_at_frame(*renderer_, scene_, width_, height_, frame);
     needs_frame_ = true;
 }
 
@@ -103,10 +103,7 @@ void Session::recover(const std::string& what, const std::exception& e) {
 bool Session::step() {
     if (!renderer_ || width_ <= 0 || height_ <= 0) return false;
     try {
-        renderer_->clear();
-        renderer_->advance();
-        renderer_->render();
-        record(renderer_->timings());  // waits for a GPU renderer's frame
+        record(render_next_frame(*renderer_));  // waits for a GPU renderer's frame
     } catch (const std::exception& e) {
         renderer_failed(e);
         return false;
@@ -162,13 +159,11 @@ void Session::run_check() {
     }
 }
 
-std::vector<int> Session::tile_loads(int& tiles_x, int& tiles_y, int& tile_size) {
-    tiles_x = tiles_y = tile_size = 0;
+TileLoads Session::tile_loads() {
     if (!renderer_) return {};
     try {
-        return renderer_->tile_loads(tiles_x, tiles_y, tile_size);
+        return renderer_->tile_loads();
     } catch (const std::exception& e) {
-        tiles_x = tiles_y = tile_size = 0;
         renderer_failed(e);
         return {};
     }
@@ -184,7 +179,7 @@ std::string Session::save_png() {
             write_image(renderer_->image(), name, ImageFormat::Png);
             notify(std::string("saved ") + name + " (frame " + std::to_string(frame()) + ")", false);
             return name;
-        } catch (const ImageIoError& e) {
+        } catch (const FileError& e) {
             notify(e.what(), true);
             return "";
         } catch (const std::exception& e) {

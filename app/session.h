@@ -10,7 +10,7 @@
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
-#include "render/renderer.h"
+#include "render/core/renderer.h"
 #include "scenes/scene.h"
 
 namespace cr::app {
@@ -102,7 +102,7 @@ public:
     void renderer_failed(const std::exception& e) { recover("renderer '" + renderer_name_ + "'", e); }
     /// The active renderer's circles per tile (see Renderer::tile_loads);
     /// empty when it has no tiles or failed (then it fell back).
-    std::vector<int> tile_loads(int& tiles_x, int& tiles_y, int& tile_size);
+    TileLoads tile_loads();
 
 private:
     /// Sets up renderer_ for scene_/size and advances it to `frame` frames.

@@ -1,10 +1,12 @@
 // Stage "bin": builds per-tile circle lists in global memory, in input order.
 //
-//   bin.count  one thread per circle: reads x, y, r, z from the SoA arrays
-//              (consecutive threads read consecutive floats: coalesced),
-//              writes the packed geom record, and counts the tiles its
-//              bounding box overlaps (conservative; the exact circle-tile
-//              test runs later, once per pair, inside the shading block).
+//   bin.pack   one thread per circle: reads x, y, r, z from the SoA arrays
+//              (consecutive threads read consecutive floats: coalesced) and
+//              writes the packed geom record (one 16-byte store a thread).
+//   bin.count  one thread per circle: reads its geom record and counts the
+//              tiles its bounding box overlaps (conservative; the exact
+//              circle-tile test runs later, once per pair, inside the
+//              shading block).
 //   bin.scan   exclusive scan of the counts (CUB, device-wide) -> offsets.
 //   bin.fill   one warp per 32 circles writes their (tile id, circle index)
 //              pairs at the scanned offsets, the tiles of each box in
@@ -24,21 +26,12 @@ namespace cr {
 
 namespace {
 
-__device__ __forceinline__ void load_circle(const DeviceCircles& c, int64_t i, float& x, float& y,
-                                            float& r) {
-    x = c.soa.x[i];
-    y = c.soa.y[i];
-    r = c.soa.radius[i];
-}
-
 __global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                  unsigned long long* counts) {
     for (int64_t i = begin + blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < end;
          i += int64_t(gridDim.x) * blockDim.x) {
-        float x, y, r;
-        load_circle(c, i, x, y, r);
-        c.geom[i] = make_float4(x, y, r, c.soa.z[i]);
-        const TileRange tr = tiles_of_box(circle_pixel_box(x, y, r, g.width, g.height), g.tile);
+        const float4 geo = c.geom[i];
+        const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
         counts[i - begin] = static_cast<unsigned long long>(tr.count());
     }
 }

@@ -1,11 +1,11 @@
-// Error checking for every CUDA call and kernel launch.
+// Error checking for every CUDA call and kernel launch (kernels/ only).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <string>
 
-#include "kernels/cuda_renderer.h"
+#include "render/core/renderer.h"
 
 namespace cr {
 

@@ -1,425 +1,355 @@
-// The CUDA renderer's host side: buffers, the frame's stages on one stream,
-// and cudaEvent timings. Kernels live one stage a file (clear.cu, advance.cu,
-// bin.cu, shade_*.cu); this file only orders them.
+// The CUDA renderer's host side: it owns the per-stage buffer groups
+// (kernels/frame_state.h), queues the frame's stages on one stream in frame
+// order (clear -> advance -> bin.pack -> bin.count/scan/fill/sort/ranges ->
+// shade), and times each with cudaEvents (kernels/stage_timeline.h). The
+// kernels live one stage a file (clear.cu, advance.cu, bin.cu, shade_*.cu);
+// this file only orders them. The image stays on the device until image().
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "kernels/cuda_check.h"
 #include "kernels/cuda_renderer.h"
-#include "kernels/device_buffer.h"
-#include "kernels/stages.h"
+#include "kernels/frame_state.h"
+#include "kernels/stage_timeline.h"
+#include "render/core/numbers.h"
 
 namespace cr {
 
-DeviceOutOfMemory::DeviceOutOfMemory(const std::string& b, size_t n)
-    : std::runtime_error("out of GPU memory allocating '" + b + "' (" + std::to_string(n) +
-                         " bytes, " + std::to_string(n >> 20) +
-                         " MiB); try a smaller --size or scene"),
-      buffer(b),
-      bytes(n) {}
+namespace {
 
-void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
-    throw CudaError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                    cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
-}
+/// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
+/// of the full frame's scanned offsets.
+struct PairBatch {
+    int64_t begin, end;
+    unsigned long long base, pairs;
+};
 
-void check_launch(const char* kernel_name) {
-    const cudaError_t e = cudaGetLastError();
-    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction)
-        throw CudaError(std::string("kernel ") + kernel_name +
-                        " has no code for this GPU's architecture; rebuild with "
-                        "-DCMAKE_CUDA_ARCHITECTURES=<your GPU's compute capability, e.g. 86>");
-    if (e != cudaSuccess)
-        throw CudaError(std::string("launch of ") + kernel_name + " failed: " + cudaGetErrorName(e) +
-                        ": " + cudaGetErrorString(e));
-}
-
-/// Records a chain of events on the stream: each mark() ends the previous
-/// stage and starts a named one; close() ends the last. Elapsed times between
-/// consecutive events are the stage times (read after the stream finishes).
-class StageTimeline {
+class CudaRenderer final : public Renderer {
 public:
-    void reset() {
-        names_.clear();
-        used_ = 0;
+    CudaRenderer(KernelKind kind, CudaOptions options)
+        : kind_(kind), opt_(options), timeline_(options.sync_stages) {
+        tally_.limit = options.memory_limit;
     }
-    void mark(const char* name, const char* course, cudaStream_t s) {
-        record(s);
-        names_.push_back({name, course, 0.0});
-    }
-    void close(cudaStream_t s) {
-        if (!names_.empty() && used_ == names_.size()) record(s);
-    }
-    std::vector<StageTime> read() {
-        std::vector<StageTime> out;
-        if (names_.empty() || used_ < names_.size() + 1) return out;
-        CR_CUDA(cudaEventSynchronize(events_[used_ - 1].get()));
-        for (size_t i = 0; i < names_.size(); ++i) {
-            float ms = 0;
-            CR_CUDA(cudaEventElapsedTime(&ms, events_[i].get(), events_[i + 1].get()));
-            bool merged = false;  // batches repeat stage names: add them up
-            for (auto& o : out)
-                if (o.name == names_[i].name) {
-                    o.ms += ms;
-                    merged = true;
-                }
-            if (!merged) out.push_back({names_[i].name, names_[i].course, ms});
+
+    std::string name() const override {
+        switch (kind_) {
+            case KernelKind::Naive: return "naive";
+            case KernelKind::Tiled: return "tiled";
+            case KernelKind::Persistent: return "persistent";
+            default: return "unordered";
         }
-        return out;
+    }
+
+    void setup(const Scene& s, int w, int h) override {
+        if (!valid_image_size(w, h))
+            throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
+                                        " in each dimension");
+        if (s.count() > static_cast<size_t>(INT32_MAX))
+            throw std::invalid_argument("scenes are limited to 2^31-1 circles");
+        cudaStream_t st = stream_.get();
+        CR_CUDA(cudaStreamSynchronize(st));
+        width_ = w;
+        height_ = h;
+        frame_ = 0;
+        grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
+        circles_.upload(s, &tally_, st);
+        image_.reserve("image", size_t(w) * h, &tally_);
+        if (binned_kind()) bins_.reserve_scene(circles_.count, grid_.tile_count(), &tally_, st);
+        if (kind_ == KernelKind::Persistent) {
+            order_.reserve(grid_.tile_count(), &tally_, st);
+            persistent_blocks_ = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade);
+        }
+        host_image_ = Image();
+        timeline_.reset();
+    }
+
+    void clear() override {
+        timeline_.reset();
+        timeline_.mark("clear", "Clear", stream_.get());
+        launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
+    }
+
+    void advance() override {
+        timeline_.mark("advance", "Advance", stream_.get());
+        launch_advance(circles_.view().soa, static_cast<int>(circles_.motion), static_cast<uint32_t>(frame_),
+                       stream_.get());
+        ++frame_;
+    }
+
+    void render() override {
+        const DeviceCircles c = circles_.view();
+        cudaStream_t s = stream_.get();
+        timeline_.mark("bin.pack", "Render", s);
+        launch_pack_geometry(c, s);
+        last_binned_ = false;
+        if (!binned_kind()) {
+            shade_per_pixel(c);
+        } else if (static_cast<long long>(c.count) * grid_.tile_count() <= opt_.direct_limit) {
+            last_pairs_ = static_cast<long long>(c.count) * grid_.tile_count();  // few circles: every block scans all
+            shade_lists(c, TileLists{nullptr, nullptr, nullptr, c.count});
+        } else {
+            render_binned(c);
+        }
+        timeline_.close(s);
+    }
+
+    const Image& image() override {
+        cudaStream_t s = stream_.get();
+        if (host_image_.width != width_ || host_image_.height != height_) host_image_ = Image(width_, height_);
+        timeline_.mark("download", "", s);
+        CR_CUDA(cudaMemcpyAsync(host_image_.data.data(), image_.get(), size_t(width_) * height_ * sizeof(float4),
+                                cudaMemcpyDeviceToHost, s));
+        timeline_.close(s);
+        CR_CUDA(cudaStreamSynchronize(s));
+        return host_image_;
+    }
+
+    std::vector<StageTime> timings() override { return timeline_.read(); }
+    int frame() const override { return frame_; }
+    void synchronize() override { CR_CUDA(cudaStreamSynchronize(stream_.get())); }
+    GpuImage gpu_image() override { return {reinterpret_cast<const float*>(image_.get()), stream_.get()}; }
+    size_t peak_device_bytes() const override { return tally_.peak; }
+    bool is_incorrect_by_design() const override { return kind_ == KernelKind::Unordered; }
+
+    WorkCounts work() override {
+        WorkCounts w;
+        if (!binned_kind()) {
+            w.coverage_tests = circles_.count * static_cast<long long>(width_) * height_;
+            return w;
+        }
+        w.circle_tile_pairs = last_pairs_;
+        w.coverage_tests = last_pairs_ * static_cast<long long>(grid_.tile) * grid_.tile;
+        return w;
+    }
+
+    TileLoads tile_loads() override {
+        if (!binned_kind()) return {};
+        TileLoads t{grid_.tiles_x, grid_.tiles_y, grid_.tile, std::vector<int>(grid_.tile_count(), 0)};
+        CR_CUDA(cudaStreamSynchronize(stream_.get()));
+        if (last_binned_) read_binned_loads(t.loads);
+        else count_direct_loads(t.loads);
+        return t;
     }
 
 private:
-    void record(cudaStream_t s) {
-        if (used_ == events_.size()) events_.emplace_back();
-        CR_CUDA(cudaEventRecord(events_[used_].get(), s));
-        ++used_;
-    }
-    std::vector<CudaEvent> events_;
-    std::vector<StageTime> names_;
-    size_t used_ = 0;
-};
+    bool binned_kind() const { return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent; }
 
-class CudaRendererImpl {
-public:
-    CudaRendererImpl(KernelKind k, CudaOptions o) : kind(k), opt(o) { tally.limit = o.memory_limit; }
-
-    KernelKind kind;
-    CudaOptions opt;
-    DeviceMemoryTally tally;
-    CudaStream stream;
-    StageTimeline timeline;
-    PinnedHost<unsigned long long> h_total{1};
-
-    ShadeMode shade = ShadeMode::Flat;
-    Motion motion = Motion::None;
-    int64_t count = 0;
-    int width = 0, height = 0;
-    int frame = 0;
-    int persistent_blocks = 0;
-    TileGrid grid{};
-
-    DeviceBuffer<float> x, y, z, vx, vy, vz, radius, cr, cg, cb, aux_x, aux_y;
-    DeviceBuffer<float4> geom, color, image;
-    DeviceBuffer<unsigned long long> counts, offsets, total;
-    DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end, counter, tile_load, tile_load_alt;
-    DeviceBuffer<int> values, values_alt, tile_ids, tile_ids_alt;
-    DeviceBuffer<unsigned char> temp, order_temp;
-
-    Image host_image;
-    long long last_pairs = 0;
-    bool last_binned = false;
-
-    DeviceCircles circles() {
-        DeviceCircles c;
-        c.soa = CircleArrays{x.get(), y.get(), z.get(), vx.get(), vy.get(), vz.get(), radius.get(),
-                             cr.get(), cg.get(), cb.get(), aux_x.get(), aux_y.get(), count};
-        c.geom = geom.get();
-        c.color = color.get();
-        c.count = count;
-        c.shade = shade;
-        return c;
-    }
-
-    void upload(DeviceBuffer<float>& buf, const char* name, const std::vector<float>& v) {
-        buf.reserve(name, std::max<size_t>(v.size(), 1), &tally);
-        if (!v.empty())
-            CR_CUDA(cudaMemcpyAsync(buf.get(), v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice, stream.get()));
-    }
-
-    void setup(const Scene& s, int w, int h) {
-        if (w < 1 || h < 1 || w > 16384 || h > 16384)
-            throw std::invalid_argument("image size must be within 1..16384 in each dimension");
-        if (s.count() > static_cast<size_t>(INT32_MAX))
-            throw std::invalid_argument("scenes are limited to 2^31-1 circles");
-        CR_CUDA(cudaStreamSynchronize(stream.get()));
-        shade = s.shade;
-        motion = s.motion;
-        count = static_cast<int64_t>(s.count());
-        width = w;
-        height = h;
-        frame = 0;
-        grid = make_tile_grid(w, h, opt.tile_size == 8 ? 8 : 16);
-        upload(x, "circles.x", s.x);
-        upload(y, "circles.y", s.y);
-        upload(z, "circles.z", s.z);
-        upload(vx, "circles.vx", s.vx);
-        upload(vy, "circles.vy", s.vy);
-        upload(vz, "circles.vz", s.vz);
-        upload(radius, "circles.radius", s.radius);
-        upload(cr, "circles.r", s.r);
-        upload(cg, "circles.g", s.g);
-        upload(cb, "circles.b", s.b);
-        upload(aux_x, "circles.aux_x", s.aux_x);
-        upload(aux_y, "circles.aux_y", s.aux_y);
-        geom.reserve("circles.geom", std::max<int64_t>(count, 1), &tally);
-        color.reserve("circles.color", std::max<int64_t>(count, 1), &tally);
-        std::vector<float4> col(static_cast<size_t>(count));
-        for (int64_t i = 0; i < count; ++i) col[i] = make_float4(s.r[i], s.g[i], s.b[i], 0.f);
-        if (count)
-            CR_CUDA(cudaMemcpyAsync(color.get(), col.data(), col.size() * sizeof(float4), cudaMemcpyHostToDevice, stream.get()));
-        image.reserve("image", size_t(w) * h, &tally);
-        tile_start.reserve("bin.tile_start", grid.tile_count(), &tally);
-        tile_end.reserve("bin.tile_end", grid.tile_count(), &tally);
-        counter.reserve("tile_counter", 1, &tally);
-        total.reserve("bin.total", 1, &tally);
-        if (kind == KernelKind::Persistent) persistent_blocks = persistent_block_count(grid.tile, opt.rows_per_thread, shade);
-        CR_CUDA(cudaStreamSynchronize(stream.get()));  // `col` must outlive the copy
-        host_image = Image();
-        timeline.reset();
-    }
-
-    void clear() {
-        timeline.reset();
-        timeline.mark("clear", "Clear", stream.get());
-        launch_clear(image.get(), width, height, shade, stream.get());
-    }
-
-    void advance() {
-        timeline.mark("advance", "Advance", stream.get());
-        launch_advance(circles().soa, static_cast<int>(motion), static_cast<uint32_t>(frame), stream.get());
-        ++frame;
-    }
-
-    void render() {
-        const DeviceCircles c = circles();
-        cudaStream_t s = stream.get();
-        if (kind == KernelKind::Naive || kind == KernelKind::Unordered) {
-            timeline.mark("bin.pack", "Render", s);
-            launch_pack_geometry(c, s);
-            timeline.mark("shade", "Render", s);
-            if (kind == KernelKind::Naive) launch_shade_naive(c, image.get(), width, height, s);
-            else launch_shade_unordered(c, image.get(), width, height, s);
-            timeline.close(s);
-            last_binned = false;
-            return;
-        }
-        const long long tests = static_cast<long long>(count) * grid.tile_count();
-        if (tests <= opt.direct_limit) {  // few circles: every block scans them all
-            timeline.mark("bin.pack", "Render", s);
-            launch_pack_geometry(c, s);
-            shade_lists(c, TileLists{nullptr, nullptr, nullptr, count});
-            timeline.close(s);
-            last_binned = false;
-            last_pairs = tests;
-            return;
-        }
-        render_binned(c);
-        timeline.close(s);
+    /// naive and unordered: one shading kernel over the packed circles.
+    void shade_per_pixel(const DeviceCircles& c) {
+        cudaStream_t s = stream_.get();
+        timeline_.mark("shade", "Render", s);
+        if (kind_ == KernelKind::Naive) launch_shade_naive(c, image_.get(), width_, height_, s);
+        else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
     void shade_lists(const DeviceCircles& c, TileLists lists, const int* order = nullptr) {
-        cudaStream_t s = stream.get();
-        timeline.mark("shade", "Render", s);
-        const bool persistent = kind == KernelKind::Persistent;
-        if (persistent) CR_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned int), s));
-        launch_shade_tiled(c, lists, grid, opt.rows_per_thread, image.get(), persistent, counter.get(), order,
-                           persistent_blocks, s);
+        cudaStream_t s = stream_.get();
+        timeline_.mark("shade", "Render", s);
+        const bool persistent = kind_ == KernelKind::Persistent;
+        if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
+        launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), persistent, order_.counter.get(),
+                           order, persistent_blocks_, s);
     }
 
-    /// Persistent kernel: tile ids sorted by load, heaviest first.
-    const int* heavy_first_order() {
-        cudaStream_t s = stream.get();
-        const int tiles = grid.tile_count();
-        timeline.mark("bin.order", "Render", s);
-        tile_load.reserve("bin.tile_loads", tiles, &tally);
-        tile_load_alt.reserve("bin.tile_loads_alt", tiles, &tally);
-        tile_ids.reserve("bin.tile_order", tiles, &tally);
-        tile_ids_alt.reserve("bin.tile_order_alt", tiles, &tally);
-        launch_tile_loads(tile_start.get(), tile_end.get(), tiles, tile_load.get(), tile_ids.get(), s);
-        cub::DoubleBuffer<unsigned int> k(tile_load.get(), tile_load_alt.get());
-        cub::DoubleBuffer<int> v(tile_ids.get(), tile_ids_alt.get());
-        size_t bytes = 0;
-        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, k, v, tiles, 0, 32, s));
-        order_temp.reserve("bin.order_temp", bytes, &tally);
-        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(order_temp.get(), bytes, k, v, tiles, 0, 32, s));
-        return v.Current();
+    /// bin.count and bin.scan, then the pair total read back to the host
+    /// (the frame's one wait inside render(): the total sizes the next stages).
+    unsigned long long count_pairs(const DeviceCircles& c) {
+        cudaStream_t s = stream_.get();
+        timeline_.mark("bin.count", "Render", s);
+        launch_bin_count(c, 0, c.count, grid_, bins_.counts.get(), s);
+        timeline_.mark("bin.scan", "Render", s);
+        size_t bytes = bins_.temp.size();
+        CR_CUDA(cub::DeviceScan::ExclusiveSum(bins_.temp.get(), bytes, bins_.counts.get(), bins_.offsets.get(),
+                                              c.count, s));
+        launch_total(bins_.counts.get(), bins_.offsets.get(), c.count, bins_.total.get(), s);
+        CR_CUDA(cudaMemcpyAsync(h_total_.get(), bins_.total.get(), sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, s));
+        CR_CUDA(cudaStreamSynchronize(s));
+        return *h_total_.get();
+    }
+
+    /// Batches of circles, in input order, of at most max_pairs_per_batch
+    /// pairs each (one batch unless the frame has more pairs than that; then
+    /// the offsets are copied back to cut the batches).
+    std::vector<PairBatch> plan_batches(unsigned long long pairs, int64_t count) {
+        const unsigned long long cap = static_cast<unsigned long long>(opt_.max_pairs_per_batch);
+        if (pairs <= cap) return {PairBatch{0, count, 0, pairs}};
+        std::vector<unsigned long long> off(static_cast<size_t>(count) + 1);
+        CR_CUDA(cudaMemcpy(off.data(), bins_.offsets.get(), count * sizeof(unsigned long long),
+                           cudaMemcpyDeviceToHost));
+        off[count] = pairs;
+        std::vector<PairBatch> batches;
+        for (int64_t a = 0; a < count;) {
+            int64_t b = a + 1;  // at least one circle, even if it alone exceeds cap
+            while (b < count && off[b + 1] - off[a] <= cap) ++b;
+            batches.push_back(PairBatch{a, b, off[a], off[b] - off[a]});
+            a = b;
+        }
+        return batches;
+    }
+
+    int key_bits() const {
+        int bits = 1;
+        while ((1ll << bits) < grid_.tile_count()) ++bits;
+        return bits;
     }
 
     void render_binned(const DeviceCircles& c) {
-        cudaStream_t s = stream.get();
-        counts.reserve("bin.counts", count, &tally);
-        offsets.reserve("bin.offsets", count, &tally);
-        timeline.mark("bin.count", "Render", s);
-        launch_bin_count(c, 0, count, grid, counts.get(), s);
-        timeline.mark("bin.scan", "Render", s);
-        size_t scan_bytes = 0;
-        CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), count, s));
-        temp.reserve("bin.cub_temp", scan_bytes, &tally);
-        CR_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), scan_bytes, counts.get(), offsets.get(), count, s));
-        launch_total(counts.get(), offsets.get(), count, total.get(), s);
-        CR_CUDA(cudaMemcpyAsync(h_total.get(), total.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-        CR_CUDA(cudaStreamSynchronize(s));  // the pair count sizes the next stages
-        const unsigned long long pairs = *h_total.get();
-        last_pairs = static_cast<long long>(pairs);
-        last_binned = true;
-
-        // Batches of circles, in input order, of at most max_pairs pairs each.
-        std::vector<std::pair<int64_t, int64_t>> batches;
-        std::vector<unsigned long long> h_off;
-        const unsigned long long cap = static_cast<unsigned long long>(opt.max_pairs_per_batch);
-        if (pairs <= cap) {
-            batches.push_back({0, count});
-        } else {
-            h_off.resize(static_cast<size_t>(count) + 1);
-            CR_CUDA(cudaMemcpy(h_off.data(), offsets.get(), count * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-            h_off[count] = pairs;
-            int64_t a = 0;
-            while (a < count) {
-                int64_t b = a + 1;  // at least one circle, even if it alone exceeds cap
-                while (b < count && h_off[b + 1] - h_off[a] <= cap) ++b;
-                batches.push_back({a, b});
-                a = b;
-            }
-        }
-        int bits = 1;
-        while ((1ll << bits) < grid.tile_count()) ++bits;
-        for (const auto& [a, b] : batches) {
-            unsigned long long base = 0, n = pairs;
-            if (!h_off.empty()) {
-                base = h_off[a];
-                n = h_off[b] - h_off[a];
-            }
-            const int np = static_cast<int>(n);
-            keys.reserve("bin.pair_keys", n, &tally, 1.25);
-            keys_alt.reserve("bin.pair_keys_alt", n, &tally, 1.25);
-            values.reserve("bin.pair_circles", n, &tally, 1.25);
-            values_alt.reserve("bin.pair_circles_alt", n, &tally, 1.25);
-            timeline.mark("bin.fill", "Render", s);
-            launch_bin_fill(c, a, b, grid, offsets.get(), base, keys.get(), values.get(), s);
-            timeline.mark("bin.sort", "Render", s);
-            cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
-            cub::DoubleBuffer<int> v(values.get(), values_alt.get());
-            size_t sort_bytes = 0;
-            CR_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, np, 0, bits, s));
-            temp.reserve("bin.cub_temp", sort_bytes, &tally, 1.25);
-            CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), sort_bytes, k, v, np, 0, bits, s));
-            timeline.mark("bin.ranges", "Render", s);
-            launch_bin_ranges(k.Current(), np, grid.tile_count(), tile_start.get(), tile_end.get(), s);
-            const int* order = kind == KernelKind::Persistent ? heavy_first_order() : nullptr;
-            shade_lists(c, TileLists{v.Current(), tile_start.get(), tile_end.get(), count}, order);
-        }
+        const unsigned long long pairs = count_pairs(c);
+        last_pairs_ = static_cast<long long>(pairs);
+        last_binned_ = true;
+        for (const PairBatch& batch : plan_batches(pairs, c.count)) bin_and_shade(c, batch);
     }
 
-    const Image& download() {
-        cudaStream_t s = stream.get();
-        if (host_image.width != width || host_image.height != height) host_image = Image(width, height);
-        timeline.mark("download", "", s);
-        CR_CUDA(cudaMemcpyAsync(host_image.data.data(), image.get(), size_t(width) * height * sizeof(float4),
-                                cudaMemcpyDeviceToHost, s));
-        timeline.close(s);
-        CR_CUDA(cudaStreamSynchronize(s));
-        return host_image;
+    /// bin.fill, bin.sort and bin.ranges of one batch, then its shading.
+    void bin_and_shade(const DeviceCircles& c, const PairBatch& batch) {
+        cudaStream_t s = stream_.get();
+        const int n = static_cast<int>(batch.pairs);
+        bins_.reserve_pairs(batch.pairs, key_bits(), &tally_, s);
+        timeline_.mark("bin.fill", "Render", s);
+        launch_bin_fill(c, batch.begin, batch.end, grid_, bins_.offsets.get(), batch.base, bins_.keys.get(),
+                        bins_.values.get(), s);
+        timeline_.mark("bin.sort", "Render", s);
+        cub::DoubleBuffer<unsigned int> k(bins_.keys.get(), bins_.keys_alt.get());
+        cub::DoubleBuffer<int> v(bins_.values.get(), bins_.values_alt.get());
+        size_t bytes = bins_.temp.size();
+        CR_CUDA(cub::DeviceRadixSort::SortPairs(bins_.temp.get(), bytes, k, v, n, 0, key_bits(), s));
+        timeline_.mark("bin.ranges", "Render", s);
+        launch_bin_ranges(k.Current(), n, grid_.tile_count(), bins_.tile_start.get(), bins_.tile_end.get(), s);
+        const int* order = kind_ == KernelKind::Persistent ? heavy_first_order() : nullptr;
+        shade_lists(c, TileLists{v.Current(), bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order);
     }
 
-    std::vector<int> tile_loads(int& tx, int& ty, int& ts) {
-        tx = grid.tiles_x;
-        ty = grid.tiles_y;
-        ts = grid.tile;
-        std::vector<int> loads(grid.tile_count(), 0);
-        CR_CUDA(cudaStreamSynchronize(stream.get()));
-        if (last_binned) {
-            std::vector<unsigned int> st(loads.size()), en(loads.size());
-            CR_CUDA(cudaMemcpy(st.data(), tile_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
-            CR_CUDA(cudaMemcpy(en.data(), tile_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
-            for (size_t t = 0; t < loads.size(); ++t) loads[t] = static_cast<int>(en[t] - st[t]);
-            return loads;
-        }
-        // Direct mode: count on the host from the packed geometry.
-        std::vector<float4> g(static_cast<size_t>(count));
-        if (count) CR_CUDA(cudaMemcpy(g.data(), geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost));
-        const float iw = 1.f / width, ih = 1.f / height;
-        for (const auto& q : g) {
-            const PixelBox b = circle_pixel_box(q.x, q.y, q.z, width, height);
-            const TileRange r = tiles_of_box(b, grid.tile);
-            for (int yy = r.ty0; yy < r.ty1; ++yy)
-                for (int xx = r.tx0; xx < r.tx1; ++xx)
-                    if (circle_touches_tile(q.x, q.y, q.z, b, grid, xx, yy, iw, ih)) ++loads[yy * grid.tiles_x + xx];
-        }
-        return loads;
+    /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
+    const int* heavy_first_order() {
+        cudaStream_t s = stream_.get();
+        const int tiles = grid_.tile_count();
+        timeline_.mark("bin.order", "Render", s);
+        launch_tile_loads(bins_.tile_start.get(), bins_.tile_end.get(), tiles, order_.loads.get(), order_.ids.get(), s);
+        cub::DoubleBuffer<unsigned int> k(order_.loads.get(), order_.loads_alt.get());
+        cub::DoubleBuffer<int> v(order_.ids.get(), order_.ids_alt.get());
+        size_t bytes = order_.temp.size();
+        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(order_.temp.get(), bytes, k, v, tiles, 0, 32, s));
+        return v.Current();
     }
+
+    void read_binned_loads(std::vector<int>& loads) {
+        std::vector<unsigned int> st(loads.size()), en(loads.size());
+        CR_CUDA(cudaMemcpy(st.data(), bins_.tile_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
+        CR_CUDA(cudaMemcpy(en.data(), bins_.tile_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
+        for (size_t t = 0; t < loads.size(); ++t) loads[t] = static_cast<int>(en[t] - st[t]);
+    }
+
+    /// Direct mode lists every circle in every tile; the heat map shows the
+    /// tiles binning would have listed, counted on the host from geom.
+    void count_direct_loads(std::vector<int>& loads) {
+        std::vector<float4> g(static_cast<size_t>(circles_.count));
+        if (!g.empty())
+            CR_CUDA(cudaMemcpy(g.data(), circles_.geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+        const float iw = 1.f / width_, ih = 1.f / height_;
+        for (const auto& q : g) for_each_listed_tile(q.x, q.y, q.z, grid_, iw, ih, [&](int t) { ++loads[t]; });
+    }
+
+    KernelKind kind_;
+    CudaOptions opt_;
+    DeviceMemoryTally tally_;
+    CudaStream stream_;
+    StageTimeline timeline_;
+    PinnedHost<unsigned long long> h_total_{1};
+    CircleBuffers circles_;
+    BinBuffers bins_;
+    TileOrderBuffers order_;
+    DeviceBuffer<float4> image_;
+    Image host_image_;
+    int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
+    TileGrid grid_{};
+    long long last_pairs_ = 0;
+    bool last_binned_ = false;
 };
 
+/// True when the NVIDIA driver's library can be loaded: then "insufficient
+/// driver" means a driver too old for this build, not a missing one.
+bool driver_library_present() {
+    void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (lib) dlclose(lib);
+    return lib != nullptr;
+}
+
+/// One "key=value" item of CR_CUDA_OPTIONS applied to `o`; throws on a bad one.
+void apply_cuda_option(const std::string& item, CudaOptions& o) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
+    const std::string key = item.substr(0, eq);
+    long long v = 0;
+    if (!parse_integer(item.substr(eq + 1), 0, 1ll << 40, v))
+        throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
+    if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
+    else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
+    else if (key == "direct") o.direct_limit = v;
+    else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
+    else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
+    else
+        throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
+                                    "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1)");
+}
+
+}  // namespace
+
 CudaOptions cuda_options_from_env(CudaOptions o) {
+    if (const char* sync = std::getenv("CR_SYNC_STAGES")) o.sync_stages = std::string(sync) == "1";
     const char* env = std::getenv("CR_CUDA_OPTIONS");
     if (!env) return o;
-    std::string text = env;
-    size_t pos = 0;
-    while (pos < text.size()) {
+    const std::string text = env;
+    for (size_t pos = 0; pos < text.size();) {
         size_t comma = text.find(',', pos);
         if (comma == std::string::npos) comma = text.size();
         const std::string item = text.substr(pos, comma - pos);
         pos = comma + 1;
-        const size_t eq = item.find('=');
-        if (item.empty()) continue;
-        if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
-        const std::string key = item.substr(0, eq);
-        long long v = 0;
-        try {
-            v = std::stoll(item.substr(eq + 1));
-        } catch (const std::exception&) {
-            throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
-        }
-        if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
-        else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
-        else if (key == "direct" && v >= 0) o.direct_limit = v;
-        else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
-        else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
-        else throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
-                                         "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1)");
+        if (!item.empty()) apply_cuda_option(item, o);
     }
     return o;
 }
 
-CudaRenderer::CudaRenderer(KernelKind kind, CudaOptions options) : kind_(kind) {
+bool cuda_device_usable(std::string* why) {
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    cudaGetLastError();  // a failed query leaves no sticky error; clear it anyway
+    if (e == cudaSuccess && n > 0) return true;
+    if (why) {
+        if (e == cudaErrorInsufficientDriver && driver_library_present())
+            *why = "the NVIDIA driver is too old for this CUDA " + std::to_string(CUDART_VERSION / 1000) +
+                   " build (" + cudaGetErrorString(e) + ")";
+        else
+            *why = "no NVIDIA GPU or driver found";
+    }
+    return false;
+}
+
+std::string cuda_device_description() {
     std::string why;
-    if (!cuda_device_available(&why)) throw NoCudaDeviceError("no CUDA device: " + why);
-    impl_ = std::make_unique<CudaRendererImpl>(kind, options);
+    if (!cuda_device_usable(&why)) return why;
+    cudaDeviceProp p{};
+    int dev = 0;
+    cudaGetDevice(&dev);
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) return "CUDA device";
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.200s (sm_%d%d, %d SMs, %.0f GiB)", p.name, p.major, p.minor,
+                  p.multiProcessorCount, p.totalGlobalMem / 1073741824.0);
+    return buf;
 }
 
-CudaRenderer::~CudaRenderer() = default;
-
-std::string CudaRenderer::name() const {
-    switch (kind_) {
-        case KernelKind::Naive: return "naive";
-        case KernelKind::Tiled: return "tiled";
-        case KernelKind::Persistent: return "persistent";
-        default: return "unordered";
-    }
-}
-
-void CudaRenderer::setup(const Scene& scene, int width, int height) { impl_->setup(scene, width, height); }
-void CudaRenderer::clear() { impl_->clear(); }
-void CudaRenderer::advance() { impl_->advance(); }
-void CudaRenderer::render() { impl_->render(); }
-const Image& CudaRenderer::image() { return impl_->download(); }
-std::vector<StageTime> CudaRenderer::timings() { return impl_->timeline.read(); }
-int CudaRenderer::frame() const { return impl_->frame; }
-const float* CudaRenderer::device_image() const { return reinterpret_cast<const float*>(impl_->image.get()); }
-cudaStream_t CudaRenderer::stream() const { return impl_->stream.get(); }
-size_t CudaRenderer::peak_device_bytes() const { return impl_->tally.peak; }
-
-WorkCounts CudaRenderer::work() {
-    WorkCounts w;
-    if (kind_ == KernelKind::Naive || kind_ == KernelKind::Unordered) {
-        w.coverage_tests = impl_->count * static_cast<long long>(impl_->width) * impl_->height;
-        return w;
-    }
-    const long long tp = static_cast<long long>(impl_->grid.tile) * impl_->grid.tile;
-    w.circle_tile_pairs = impl_->last_pairs;
-    w.coverage_tests = impl_->last_pairs * tp;
-    return w;
-}
-
-std::vector<int> CudaRenderer::tile_loads(int& tx, int& ty, int& ts) {
-    if (kind_ == KernelKind::Naive || kind_ == KernelKind::Unordered) {
-        tx = ty = ts = 0;
-        return {};
-    }
-    return impl_->tile_loads(tx, ty, ts);
+std::unique_ptr<Renderer> make_cuda_renderer(KernelKind kind, CudaOptions options) {
+    std::string why;
+    if (!cuda_device_usable(&why)) throw NoCudaDeviceError(why);
+    return std::make_unique<CudaRenderer>(kind, options);
 }
 
 }  // namespace cr

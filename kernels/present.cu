@@ -3,6 +3,7 @@
 // consecutive uchar4s (coalesced). Values are clamped to [0,1] and truncated
 // after scaling by 255, as the course's image writer does.
 #include "kernels/cuda_check.h"
+#include "kernels/cuda_renderer.h"
 #include "kernels/stages.h"
 
 namespace cr {
@@ -25,8 +26,8 @@ __global__ void present_kernel(const float4* src, uchar4* dst, int width, int he
     }
 }
 
-void launch_present_rgba8(const float* src, unsigned char* dst, int width, int height, bool flip,
-                          cudaStream_t s) {
+void present_rgba8(const float* src, unsigned char* dst, int width, int height, bool flip, void* stream) {
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
     const int64_t n = int64_t(width) * height;
     const int threads = 256;
     const int blocks = static_cast<int>(std::min<int64_t>((n + threads - 1) / threads, 65536));

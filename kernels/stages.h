@@ -1,21 +1,22 @@
-// Launchers of the frame stages (one .cu file each), called by the
-// CudaRenderer in kernels/cuda_renderer.cu. All take the renderer's stream
-// and check the launch.
+// Launchers of the frame stages, one .cu file each in frame order (clear,
+// advance, bin, shade_*, present), called by the CudaRenderer in
+// kernels/cuda_renderer.cu. All take the renderer's stream and check the
+// launch (kernels/cuda_check.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "kernels/tile_math.h"
-#include "render/shading.h"
+#include "render/core/tile_math.h"
+#include "render/core/shading.h"
 #include "scenes/animation.h"
 
 namespace cr {
 
 /// The circles on the device: SoA arrays (animation state) plus the packed
 /// per-circle records the shading kernels read: geom = (x, y, r, z) rebuilt
-/// each frame by the binning stage, color = (r, g, b, 0) uploaded once.
+/// each frame by the bin.pack stage, color = (r, g, b, 0) uploaded once.
 struct DeviceCircles {
     CircleArrays soa;
     float4* geom;
@@ -30,9 +31,12 @@ void launch_clear(float4* image, int width, int height, ShadeMode shade, cudaStr
 /// advance.cu: one animation step per circle (thread per circle).
 void launch_advance(CircleArrays c, int motion, uint32_t frame, cudaStream_t s);
 
-/// bin.cu, stage "bin.count": packs geom for circles [begin, end) and writes
-/// each circle's number of overlapped tiles (bounding box) to counts[i - begin] (begin is 0 in
-/// the renderer, so counts is indexed by circle).
+/// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
+/// the SoA arrays (which the advance stage just moved).
+void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
+/// Stage "bin.count": writes the number of tiles the bounding box of each
+/// circle in [begin, end) overlaps to counts[i - begin] (begin is 0 in the
+/// renderer, so counts is indexed by circle). Reads the packed geom.
 void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                       unsigned long long* counts, cudaStream_t s);
 /// Stage "bin.fill": writes (tile id, circle index) pairs of circles
@@ -44,8 +48,6 @@ void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGri
 /// sorted keys (empty tiles get start == end).
 void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, int tiles, unsigned int* tile_start,
                        unsigned int* tile_end, cudaStream_t s);
-/// Packs geom for every circle (used when binning is skipped).
-void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
 
 /// Per-tile circle lists: circle indices list[start[t] .. end[t]) in input
 /// order; when `list` is null every tile's list is all circles [0, count).

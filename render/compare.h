@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "render/image.h"
+#include "render/image_io.h"
 
 namespace cr {
 

@@ -1,29 +1,22 @@
 #include "render/frame_loop.h"
 
+#include "render/core/numbers.h"
+
 #include <cstdlib>
 #include <stdexcept>
 
 namespace cr {
 
-namespace {
-bool parse_int(const std::string& s, long& out) {
-    if (s.empty() || s.size() > 9) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    out = std::strtol(s.c_str(), nullptr, 10);
-    return true;
-}
-}  // namespace
-
 FrameRange parse_frame_range(const std::string& text) {
     const auto colon = text.find(':');
-    long a = 0, b = 0;
+    long long a = 0, b = 0;
     bool ok;
     if (colon == std::string::npos) {
-        ok = parse_int(text, a);
+        ok = parse_integer(text, 0, 999999999, a);
         b = a + 1;
     } else {
-        ok = parse_int(text.substr(0, colon), a) && parse_int(text.substr(colon + 1), b);
+        ok = parse_integer(text.substr(0, colon), 0, 999999999, a) &&
+             parse_integer(text.substr(colon + 1), 0, 999999999, b);
     }
     if (!ok || a < 0 || b <= a || b > 1000000)
         throw std::invalid_argument("bad frame range '" + text +
@@ -59,6 +52,18 @@ FrameTimes mean_of(const FrameTimes& sum) {
     return m;
 }
 
+std::vector<StageTime> render_next_frame(Renderer& r) {
+    r.clear();
+    r.advance();
+    r.render();
+    return r.timings();
+}
+
+void setup_at_frame(Renderer& r, const Scene& scene, int width, int height, int frames) {
+    r.setup(scene, width, height);
+    for (int f = 0; f + 1 < frames; ++f) r.advance();
+}
+
 const Image& render_frames(Renderer& r, const Scene& scene, int width, int height, int frames) {
     r.setup(scene, width, height);
     for (int f = 0; f < frames; ++f) {
@@ -70,8 +75,7 @@ const Image& render_frames(Renderer& r, const Scene& scene, int width, int heigh
 }
 
 const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int height, int frames) {
-    r.setup(scene, width, height);
-    for (int f = 0; f + 1 < frames; ++f) r.advance();
+    setup_at_frame(r, scene, width, height, frames);
     r.clear();
     if (frames > 0) r.advance();
     r.render();
@@ -84,13 +88,14 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
     r.timings();
     FrameTimes sum;
     for (int f = 0; f < range.end; ++f) {
-        r.clear();
-        r.advance();
-        r.render();
-        if (f >= range.start) {
-            accumulate(sum, r.timings());
-            if (on_frame) on_frame(f);
+        if (f < range.start) {  // not counted: no need to wait for its times
+            r.clear();
+            r.advance();
+            r.render();
+            continue;
         }
+        accumulate(sum, render_next_frame(r));
+        if (on_frame) on_frame(f);
     }
     return mean_of(sum);
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "render/renderer.h"
+#include "render/core/renderer.h"
 
 namespace cr {
 
@@ -33,14 +33,22 @@ void accumulate(FrameTimes& sum, const std::vector<StageTime>& frame);
 /// Divides sums by the counted frames.
 FrameTimes mean_of(const FrameTimes& sum);
 
+/// Renders the next frame on `r` (clear, advance, render) and returns its
+/// stage times (waiting for a GPU renderer's frame to finish).
+std::vector<StageTime> render_next_frame(Renderer& r);
+
+/// Sets `r` up with `scene` at width x height and advances it so that the
+/// next render_next_frame draws frame `frames` - 1 with the same circles as
+/// rendering frames 0..frames-1 would (frames <= 1: just the setup). An image
+/// depends only on the circles of its frame, never on earlier images.
+void setup_at_frame(Renderer& r, const Scene& scene, int width, int height, int frames);
+
 /// Sets `r` up with `scene` at width x height, renders frames 0..frames-1
 /// (clear, advance, render; untimed) and returns the last image.
 const Image& render_frames(Renderer& r, const Scene& scene, int width, int height, int frames);
 
-/// The same image as render_frames, faster for references: sets `r` up,
-/// advances frames 0..frames-2 without clearing or rendering them (an image
-/// depends only on the circles of its frame, never on earlier images), then
-/// clears, advances and renders the last frame once. frames <= 0 renders the
+/// The same image as render_frames, faster for references: setup_at_frame,
+/// then the last frame is cleared, advanced and rendered once. frames <= 0 renders the
 /// scene's start circles, not advanced at all (what a renderer shows right
 /// after setup); r.frame() is then 0.
 const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int height, int frames);

@@ -5,11 +5,13 @@
 
 namespace cr {
 
-std::string ReferenceSpec::file_name() const {
+std::string reference_file_name(const std::string& scene, int w, int h, uint32_t seed, int frame) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s_%dx%d_s%u_f%04d.png", scene.c_str(), width, height, seed, frame);
+    std::snprintf(buf, sizeof buf, "%s_%dx%d_s%u_f%04d.png", scene.c_str(), w, h, seed, frame);
     return buf;
 }
+
+std::string ReferenceSpec::file_name() const { return reference_file_name(scene, width, height, seed, frame); }
 
 std::string default_reference_dir() {
     if (const char* env = std::getenv("CR_REFERENCE_DIR")) return env;

@@ -19,6 +19,9 @@ struct ReferenceSpec {
     std::string file_name() const;
 };
 
+/// File name of a stored reference image: SCENE_WxH_sSEED_fFRAME.png.
+std::string reference_file_name(const std::string& scene, int width, int height, uint32_t seed, int frame);
+
 /// The full set: every course scene at 1024x1024 and 256x256, seed 0, frame
 /// 0, plus later frames of the animated scenes (snow at 120 and 240, when
 /// flakes are on screen). `small_only` keeps the 256x256 entries.

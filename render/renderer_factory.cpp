@@ -1,11 +1,12 @@
-#include <cuda_runtime_api.h>
+#include "render/renderer_factory.h"
 
 #include <stdexcept>
 
+#include "render/cpu/cpu_parallel.h"
+#include "render/cpu/cpu_stages.h"
+#if CR_HAVE_CUDA
 #include "kernels/cuda_renderer.h"
-#include "render/cpu_parallel.h"
-#include "render/cpu_stages.h"
-#include "render/renderer.h"
+#endif
 
 namespace cr {
 
@@ -21,17 +22,28 @@ const std::vector<RendererInfo>& renderer_infos() {
     return infos;
 }
 
+bool cuda_built() { return CR_HAVE_CUDA != 0; }
+
+/// The message for a GPU renderer in a build without CUDA.
+static const char* const kNoCudaBuild = "this build has no CUDA support (no nvcc found at configure time)";
+
 bool cuda_device_available(std::string* why) {
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        if (why)
-            *why = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
-                                    : "no CUDA device found";
-        cudaGetLastError();  // clear the sticky-free error state
-        return false;
-    }
-    return true;
+#if CR_HAVE_CUDA
+    return cuda_device_usable(why);
+#else
+    if (why) *why = kNoCudaBuild;
+    return false;
+#endif
+}
+
+std::string gpu_description() {
+    std::string why;
+    if (!cuda_device_available(&why)) return "no CUDA device (" + why + ")";
+#if CR_HAVE_CUDA
+    return cuda_device_description();
+#else
+    return "";
+#endif
 }
 
 std::string default_renderer_name() { return cuda_device_available() ? "tiled" : "cpu"; }
@@ -50,16 +62,18 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
     const std::string name = canonical_renderer_name(name_in);
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
-    KernelKind kind;
-    if (name == "naive") kind = KernelKind::Naive;
-    else if (name == "tiled") kind = KernelKind::Tiled;
-    else if (name == "persistent") kind = KernelKind::Persistent;
-    else kind = KernelKind::Unordered;
+#if CR_HAVE_CUDA
+    const KernelKind kind = name == "naive"        ? KernelKind::Naive
+                            : name == "tiled"      ? KernelKind::Tiled
+                            : name == "persistent" ? KernelKind::Persistent
+                                                   : KernelKind::Unordered;
     std::string why;
-    if (!cuda_device_available(&why))
-        throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why +
-                                "; use --renderer cpu or cpuref");
-    return std::make_unique<CudaRenderer>(kind, cuda_options_from_env());
+    if (!cuda_device_usable(&why))
+        throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why + "; use --renderer cpu or cpuref");
+    return make_cuda_renderer(kind, cuda_options_from_env());
+#else
+    throw NoCudaDeviceError("renderer '" + name + "': " + kNoCudaBuild + "; use --renderer cpu or cpuref");
+#endif
 }
 
 long long count_blends(const Scene& s, int w, int h) {

@@ -13,16 +13,9 @@
 
 #include <cstdint>
 
-#include "render/hd_math.h"
+#include "render/core/circles.h"
 
 namespace cr {
-
-/// Raw pointers to a scene's per-circle arrays (host or device memory).
-struct CircleArrays {
-    float *x, *y, *z, *vx, *vy, *vz, *radius, *r, *g, *b;
-    const float *aux_x, *aux_y;  ///< fireworks start points, else null
-    int64_t count;
-};
 
 namespace anim {
 

@@ -10,14 +10,6 @@
 
 namespace cr {
 
-void Scene::resize(size_t n) {
-    for (auto* v : {&x, &y, &z, &vx, &vy, &vz, &radius, &r, &g, &b}) v->assign(n, 0.f);
-}
-
-size_t Scene::bytes() const {
-    return sizeof(float) * (10 * count() + aux_x.size() + aux_y.size());
-}
-
 namespace {
 
 void set_color(Scene& s, size_t i, float r, float g, float b) {

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
-#include "render/image.h"
+#include "render/core/output_file.h"
 #include "scenes/scene.h"
 
 namespace cr {
@@ -107,7 +107,7 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
         if (read >= expected)
             throw SceneFileError(label, line_no, "more circle lines than the count " + std::to_string(expected) + " says");
         float v[10];
-        std::string tok;
+        std::string tok, radius_text;
         int f = 0;
         while (words >> tok) {
             if (f >= 10) throw SceneFileError(label, line_no, "more than 10 numbers on a circle line");
@@ -119,15 +119,12 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
             // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
             if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
                 throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": '" + printable(tok) + "' is not a finite float");
+            if (f == 6) radius_text = tok;
             v[f++] = val;
         }
         if (f < 10)
             throw SceneFileError(label, line_no, "expected 10 numbers (x y z vx vy vz radius r g b), got " + std::to_string(f));
-        if (v[6] < 0) {
-            char buf[48];
-            std::snprintf(buf, sizeof buf, "radius %.9g is negative", static_cast<double>(v[6]));
-            throw SceneFileError(label, line_no, buf);
-        }
+        if (v[6] < 0) throw SceneFileError(label, line_no, "radius " + printable(radius_text) + " is negative");
         s.x.push_back(v[0]); s.y.push_back(v[1]); s.z.push_back(v[2]);
         s.vx.push_back(v[3]); s.vy.push_back(v[4]); s.vz.push_back(v[5]);
         s.radius.push_back(v[6]);
@@ -162,7 +159,7 @@ void save_scene_file(const Scene& s, const std::string& path) {
                       s.z[i], s.vx[i], s.vy[i], s.vz[i], s.radius[i], s.r[i], s.g[i], s.b[i]);
         text += line;
     }
-    write_text_atomically(path, text);  // temporary name, then rename (render/image.h)
+    write_text_file(path, text);  // temporary name, then rename (render/image.h)
 }
 
 }  // namespace cr

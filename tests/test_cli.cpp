@@ -13,8 +13,8 @@
 #include <iterator>
 #include <string>
 
-#include "render/image.h"
-#include "render/renderer.h"
+#include "render/image_io.h"
+#include "render/renderer_factory.h"
 
 #ifndef RENDER_EXE
 #error "RENDER_EXE (path of the render binary) must be defined by tests/CMakeLists.txt"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "render/cpu_parallel.h"
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_parallel.h"
+#include "render/cpu/cpu_stages.h"
 #include "render/frame_loop.h"
 #include "scenes/scene.h"
 
@@ -136,10 +136,9 @@ TEST(CpuParallel, NameAndStages) {
     EXPECT_TRUE(shade);
     EXPECT_GT(par.work().circle_tile_pairs, 0);
     EXPECT_GT(par.work().coverage_tests, 0);
-    int tx = 0, ty = 0, ts = 0;
-    const std::vector<int> loads = par.tile_loads(tx, ty, ts);
-    EXPECT_EQ(ts, cr::CpuParallelRenderer::kTile);
-    EXPECT_EQ(static_cast<int>(loads.size()), tx * ty);
+    const cr::TileLoads t = par.tile_loads();
+    EXPECT_EQ(t.tile_size, cr::CpuParallelRenderer::kTile);
+    EXPECT_EQ(static_cast<int>(t.loads.size()), t.tiles_x * t.tiles_y);
 }
 
 TEST(CpuParallel, BuiltInScenesAt64) {
@@ -223,9 +222,8 @@ TEST(CpuParallel, ThousandsOfCirclesOnOneTile) {
     par.setup(s, 256, 256);
     par.clear();
     par.render();
-    int tx = 0, ty = 0, ts = 0;
-    const std::vector<int> loads = par.tile_loads(tx, ty, ts);
-    EXPECT_GE(loads[3 * tx + 2], 4500);  // tile (2, 3) holds them all
+    const cr::TileLoads t = par.tile_loads();
+    EXPECT_GE(t.loads[3 * t.tiles_x + 2], 4500);  // tile (2, 3) holds them all
 }
 
 TEST(CpuParallel, ZeroCircles) {

@@ -8,9 +8,10 @@
 #include <tuple>
 
 #include "kernels/cuda_renderer.h"
+#include "render/renderer_factory.h"
 #include "render/compare.h"
 #include "render/frame_loop.h"
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 #include "render/reference_set.h"
 
 namespace cr {
@@ -218,10 +219,10 @@ TEST(GpuHostile, BatchedBinningMatches) {
     o.max_pairs_per_batch = 5000;
     o.direct_limit = 0;
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
-        CudaRenderer r(k, o);
-        const Image img = render_last(r, make_scene("rand10k", 3), 300, 200, 1);
+        auto r = make_cuda_renderer(k, o);
+        const Image img = render_last(*r, make_scene("rand10k", 3), 300, 200, 1);
         const CompareStats st = compare_images(img, reference("rand10k", 3, 300, 200, 1));
-        EXPECT_TRUE(st.pass) << r.name() << " batched: " << describe(st);
+        EXPECT_TRUE(st.pass) << r->name() << " batched: " << describe(st);
     }
 }
 
@@ -231,9 +232,9 @@ TEST(GpuHostile, TileSize8Matches) {
     o.tile_size = 8;
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
         for (const char* scene : {"rand10k", "snowsingle"}) {
-            CudaRenderer r(k, o);
-            const Image img = render_last(r, make_scene(scene, 0), 257, 129, 1);
-            EXPECT_TRUE(compare_images(img, reference(scene, 0, 257, 129, 1)).pass) << r.name() << " tile 8 " << scene;
+            auto r = make_cuda_renderer(k, o);
+            const Image img = render_last(*r, make_scene(scene, 0), 257, 129, 1);
+            EXPECT_TRUE(compare_images(img, reference(scene, 0, 257, 129, 1)).pass) << r->name() << " tile 8 " << scene;
         }
 }
 
@@ -335,9 +336,9 @@ TEST(GpuErrors, OutOfMemoryIsReported) {
     // circles: setup must fail with the named buffer, as a full GPU would.
     CudaOptions o;
     o.memory_limit = size_t(1) << 20;
-    CudaRenderer r(KernelKind::Tiled, o);
+    auto r = make_cuda_renderer(KernelKind::Tiled, o);
     try {
-        r.setup(make_scene("rand10k", 0), 256, 256);
+        r->setup(make_scene("rand10k", 0), 256, 256);
         FAIL() << "setup succeeded within 1 MiB";
     } catch (const DeviceOutOfMemory& e) {
         EXPECT_FALSE(e.buffer.empty());

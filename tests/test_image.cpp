@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "render/compare.h"
-#include "render/image.h"
+#include "render/image_io.h"
 
 namespace {
 
@@ -151,11 +151,11 @@ TEST(Image, WriteToMissingFolderThrows) {
     try {
         cr::write_image(sample_image(), "/nonexistent/dir/out.png", cr::ImageFormat::Png);
         FAIL() << "no exception";
-    } catch (const cr::ImageIoError& e) {
+    } catch (const cr::FileError& e) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/out.png"), std::string::npos) << e.what();
     }
     EXPECT_THROW(cr::write_image(sample_image(), "/nonexistent/dir/out.ppm", cr::ImageFormat::Ppm),
-                 cr::ImageIoError);
+                 cr::FileError);
 }
 
 TEST(Image, FailedRenameLeavesNoTemporaryFile) {
@@ -163,8 +163,8 @@ TEST(Image, FailedRenameLeavesNoTemporaryFile) {
     TempDir dir;
     const std::string target = dir.path() + "/sub";
     ASSERT_EQ(mkdir(target.c_str(), 0755), 0);
-    EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Png), cr::ImageIoError);
-    EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Ppm), cr::ImageIoError);
+    EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Png), cr::FileError);
+    EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Ppm), cr::FileError);
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"sub"});
 }
 
@@ -176,7 +176,7 @@ TEST(Image, ExistingFileIsNotClobberedWhenTheWriteFails) {
     // folder, so opening the temporary fails.
     const std::string blocker = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
     ASSERT_EQ(mkdir(blocker.c_str(), 0755), 0);
-    EXPECT_THROW(cr::write_image(sample_image(), path, cr::ImageFormat::Png), cr::ImageIoError);
+    EXPECT_THROW(cr::write_image(sample_image(), path, cr::ImageFormat::Png), cr::FileError);
     EXPECT_EQ(read_file(path), "original contents");
     rmdir(blocker.c_str());
     // And a successful write replaces it.
@@ -186,13 +186,13 @@ TEST(Image, ExistingFileIsNotClobberedWhenTheWriteFails) {
 
 TEST(Image, ReadErrorsThrow) {
     TempDir dir;
-    EXPECT_THROW(cr::read_image(dir.path() + "/missing.png"), cr::ImageIoError);
+    EXPECT_THROW(cr::read_image(dir.path() + "/missing.png"), cr::FileError);
     const std::string junk = dir.path() + "/junk.png";
     { std::ofstream(junk) << "this is not a png"; }
     try {
         cr::read_image(junk);
         FAIL() << "no exception";
-    } catch (const cr::ImageIoError& e) {
+    } catch (const cr::FileError& e) {
         EXPECT_NE(std::string(e.what()).find(junk), std::string::npos) << e.what();
     }
 }

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "render/cpu_stages.h"
-#include "render/image.h"
+#include "render/cpu/cpu_stages.h"
+#include "render/image_io.h"
 #include "render/reference_set.h"
 #include "scenes/scene.h"
 

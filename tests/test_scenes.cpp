@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 #include "scenes/animation.h"
 #include "scenes/glibc_rand.h"
 #include "scenes/scene.h"

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "render/cpu_stages.h"
-#include "render/shading.h"
+#include "render/cpu/cpu_stages.h"
+#include "render/core/shading.h"
 #include "scenes/scene.h"
 
 namespace {

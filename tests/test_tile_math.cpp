@@ -1,5 +1,5 @@
-// Tile geometry and the circle-tile test of binning (kernels/tile_math.h),
-// and a host emulation of the block scan algorithm of kernels/block_scan.cuh.
+// Tile geometry and the circle-tile test of binning (render/core/tile_math.h).
+// The block scan runs in a test kernel on the GPU (tests/test_gpu_stages.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/tile_math.h"
-#include "render/shading.h"
+#include "render/core/tile_math.h"
+#include "render/core/shading.h"
 
 namespace {
 
@@ -153,85 +153,6 @@ TEST(CircleTouchesTile, NeverRejectsATileWithACoveredPixel) {
     EXPECT_GT(covered, 100000);
     EXPECT_GT(tile_checks, 10000);
     EXPECT_GT(rejected_tiles, 1000);  // the exact test does reject corner tiles
-}
-
-// ---- block scan -------------------------------------------------------------------
-
-/// Host emulation of block_exclusive_scan<T> (kernels/block_scan.cuh): warps
-/// of 32 lanes scan with Hillis-Steele (lane l adds lane l - d, all lanes in
-/// lockstep, d = 1, 2, 4, 8, 16), lane 31 publishes the warp total, warp 0
-/// scans the totals the same way, then exclusive = before + inclusive - value.
-std::vector<int> emulate_block_scan(const std::vector<int>& value, int& block_total) {
-    const int threads = static_cast<int>(value.size());
-    const int warps = threads / 32;
-    auto warp_scan = [](std::vector<int> v) {  // 32 lanes, lockstep
-        for (int d = 1; d < 32; d <<= 1) {
-            std::vector<int> up(32, 0);
-            for (int l = 0; l < 32; ++l) up[l] = l >= d ? v[l - d] : v[l];  // shfl_up returns own value below d
-            for (int l = 0; l < 32; ++l)
-                if (l >= d) v[l] += up[l];
-        }
-        return v;
-    };
-    std::vector<int> inclusive(threads);
-    std::vector<int> totals(warps);
-    for (int w = 0; w < warps; ++w) {
-        const std::vector<int> s = warp_scan(std::vector<int>(value.begin() + 32 * w, value.begin() + 32 * w + 32));
-        for (int l = 0; l < 32; ++l) inclusive[32 * w + l] = s[l];
-        totals[w] = s[31];  // lane 31 writes the warp total
-    }
-    std::vector<int> lane_vals(32, 0);
-    for (int l = 0; l < 32; ++l) lane_vals[l] = l < warps ? totals[l] : 0;
-    const std::vector<int> scanned = warp_scan(lane_vals);
-    for (int l = 0; l < warps; ++l) totals[l] = scanned[l];
-    block_total = totals[warps - 1];
-    std::vector<int> out(threads);
-    for (int t = 0; t < threads; ++t) {
-        const int w = t / 32;
-        const int before = w == 0 ? 0 : totals[w - 1];
-        out[t] = before + inclusive[t] - value[t];
-    }
-    return out;
-}
-
-TEST(BlockScan, EmulationMatchesExclusiveScanForAllBlockSizes) {
-    std::mt19937 rng(777u);
-    for (int threads = 32; threads <= 1024; threads *= 2) {
-        for (int trial = 0; trial < 50; ++trial) {
-            std::vector<int> v(threads);
-            const int kind = trial % 5;
-            for (auto& x : v) {
-                if (kind == 0) x = static_cast<int>(rng() % 2);               // flags
-                else if (kind == 1) x = (rng() % 10) == 0 ? 1 : 0;            // sparse flags
-                else if (kind == 2) x = 1;                                    // all set
-                else if (kind == 3) x = 0;                                    // none
-                else x = static_cast<int>(rng() % 1000);                      // counts
-            }
-            std::vector<int> want(threads);
-            std::exclusive_scan(v.begin(), v.end(), want.begin(), 0);
-            int total = -1;
-            const std::vector<int> got = emulate_block_scan(v, total);
-            ASSERT_EQ(got, want) << threads << " threads, trial " << trial;
-            ASSERT_EQ(total, std::accumulate(v.begin(), v.end(), 0)) << threads << " threads";
-        }
-    }
-}
-
-TEST(BlockScan, HandExample) {
-    std::vector<int> v(64, 0);
-    v[0] = 1;
-    v[31] = 1;
-    v[32] = 1;
-    v[63] = 1;
-    int total = 0;
-    const std::vector<int> got = emulate_block_scan(v, total);
-    EXPECT_EQ(total, 4);
-    EXPECT_EQ(got[0], 0);
-    EXPECT_EQ(got[1], 1);
-    EXPECT_EQ(got[31], 1);
-    EXPECT_EQ(got[32], 2);
-    EXPECT_EQ(got[33], 3);
-    EXPECT_EQ(got[63], 3);
 }
 
 }  // namespace

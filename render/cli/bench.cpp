@@ -5,7 +5,6 @@
 // stage over the frames -- cudaEvents for GPU stages, the host clock for
 // the synchronous CPU renderers -- and repeat K times from a fresh setup.
 // Reported figures are medians over the K repeats of the per-repeat means.
-#include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,11 +15,11 @@
 #include <map>
 #include <unistd.h>
 
-#include "kernels/cuda_renderer.h"
+#include "render/renderer_factory.h"
 #include "render/cli/commands.h"
-#include "render/cli/options.h"
+#include "render/options.h"
 #include "render/compare.h"
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 #include "render/reference_set.h"
 
 namespace cr {
@@ -44,19 +43,6 @@ struct BenchResult {
     long long pairs = 0, tests = 0, blends = 0;
     size_t peak_bytes = 0;
 };
-
-std::string device_description() {
-    std::string why;
-    if (!cuda_device_available(&why)) return "no CUDA device (" + why + ")";
-    cudaDeviceProp p{};
-    int dev = 0;
-    cudaGetDevice(&dev);
-    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) return "CUDA device";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%.200s (sm_%d%d, %d SMs, %.0f GiB)", p.name, p.major, p.minor,
-                  p.multiProcessorCount, p.totalGlobalMem / 1073741824.0);
-    return buf;
-}
 
 }  // namespace
 
@@ -93,7 +79,7 @@ int run_bench(const BenchArgs& args) {
                                         old.value("frames", nlohmann::json()).dump() + "); use the same --size and --frames");
     }
 
-    const std::string device = device_description();
+    const std::string device = gpu_description();
     char date[64];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
@@ -142,7 +128,7 @@ int run_bench(const BenchArgs& args) {
             const WorkCounts w = r->work();
             res.pairs = w.circle_tile_pairs;
             res.tests = w.coverage_tests;
-            if (auto* cuda = dynamic_cast<CudaRenderer*>(r.get())) res.peak_bytes = cuda->peak_device_bytes();
+            res.peak_bytes = r->peak_device_bytes();
             if (args.check) {
                 const Image& img = r->image();
                 if (rname == "cpuref") {
@@ -220,7 +206,7 @@ int run_bench(const BenchArgs& args) {
                 }
     }
     if (!args.json_path.empty()) {
-        write_text_atomically(args.json_path, j.dump(2) + "\n");
+        write_text_file(args.json_path, j.dump(2) + "\n");
         std::printf("Wrote %s\n", args.json_path.c_str());
     }
     if (!args.csv_path.empty()) {
@@ -232,7 +218,7 @@ int run_bench(const BenchArgs& args) {
                           r.render, r.check.c_str(), r.blends, r.pairs);
             csv += line;
         }
-        write_text_atomically(args.csv_path, csv);
+        write_text_file(args.csv_path, csv);
         std::printf("Wrote %s\n", args.csv_path.c_str());
     }
     return any_fail ? kExitMismatch : kExitOk;

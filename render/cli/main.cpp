@@ -11,11 +11,11 @@
 #include <set>
 #include <unistd.h>
 
-#include "kernels/cuda_renderer.h"
+#include "render/renderer_factory.h"
 #include "render/cli/commands.h"
-#include "render/cli/options.h"
+#include "render/options.h"
 #include "render/compare.h"
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 #include "render/frame_loop.h"
 
 namespace cr {
@@ -122,7 +122,7 @@ int run_render(const RenderArgs& a) {
                         {"clear_ms", t.clear_ms}, {"advance_ms", t.advance_ms}, {"render_ms", t.render_ms},
                         {"total_ms", t.total_ms}};
     for (const auto& s : t.stages) j["stages"].push_back({{"name", s.name}, {"course", s.course}, {"ms", s.ms}});
-    if (auto* cuda = dynamic_cast<CudaRenderer*>(r.get())) j["peak_device_bytes"] = cuda->peak_device_bytes();
+    if (r->peak_device_bytes()) j["peak_device_bytes"] = r->peak_device_bytes();
 
     int code = kExitOk;
     if (a.check || !a.diff_path.empty()) {
@@ -143,7 +143,7 @@ int run_render(const RenderArgs& a) {
         }
         if (a.scene_file.empty()) {
             const std::string dir = a.reference_dir.empty() ? default_reference_dir() : a.reference_dir;
-            const std::string path = dir + "/" + reference_name(scene.name, w, h, seed, range.end - 1);
+            const std::string path = dir + "/" + reference_file_name(scene.name, w, h, seed, range.end - 1);
             const StoredCheck sc = check_stored(mine, path);
             if (sc.found) {
                 std::printf("Check vs stored %s: %s\n  8-bit pixels differing: %lld (by more than one step: %lld, %lld allowed)\n",
@@ -167,7 +167,7 @@ int run_render(const RenderArgs& a) {
         j["check"]["pass"] = pass;
     }
     if (!a.json_path.empty()) {
-        write_text_atomically(a.json_path, j.dump(2) + "\n");
+        write_text_file(a.json_path, j.dump(2) + "\n");
         std::printf("Wrote %s\n", a.json_path.c_str());
     }
     return code;
@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
     } catch (const SceneFileError& e) {
         std::fprintf(stderr, "render: bad scene file: %s\n", e.what());
         return kExitUsage;
-    } catch (const ImageIoError& e) {
+    } catch (const FileError& e) {
         std::fprintf(stderr, "render: %s\n", e.what());
         return kExitUsage;
     } catch (const std::invalid_argument& e) {

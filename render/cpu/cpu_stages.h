@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "render/image.h"
-#include "render/renderer.h"
+#include "render/core/image.h"
+#include "render/core/renderer.h"
 #include "scenes/animation.h"
 #include "scenes/scene.h"
 
@@ -16,9 +16,6 @@ namespace cr {
 /// Fills rows [row_begin, row_end) of `img` with the background of `shade`:
 /// white (1,1,1,1), or for snow scenes the gray ramp of snow_background().
 void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end);
-
-/// Pointers into a host scene's arrays (for the shared animation steps).
-CircleArrays circle_arrays(Scene& scene);
 
 /// Advances circles [begin, end) of `scene` one step; `frame` counts earlier
 /// steps (see anim::step_circle).

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "render/hd_math.h"
+#include "render/core/hd_math.h"
 
 namespace cr {
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "render/shading.h"
+#include "render/core/shading.h"
 
 namespace cr {
 
@@ -70,6 +70,23 @@ CR_HD bool circle_touches_tile(float x, float y, float r, const PixelBox& b, con
     const float d2 = dx * dx + dy * dy;
     const float r2 = r * r;
     return d2 <= r2 * 1.0001f + 1e-12f;
+}
+
+/// Host binning loop shared by the CPU renderer and the CUDA renderer's heat
+/// map: calls f(tile_id), row-major, for every tile circle (x, y, r) may cover
+/// a pixel center of (the tile lists binning builds). Extreme circles (far
+/// away or huge) skip the circle-tile test and keep every tile of their box;
+/// shading restricts them to the box anyway. inv_w = 1/W, inv_h = 1/H.
+template <typename F>
+inline void for_each_listed_tile(float x, float y, float r, const TileGrid& g, float inv_w, float inv_h, F&& f) {
+    const PixelBox box = circle_pixel_box(x, y, r, g.width, g.height);
+    const TileRange tr = tiles_of_box(box, g.tile);
+    if (tr.empty()) return;
+    const bool test = !is_extreme_circle(x, y, r) && tr.count() > 1;
+    for (int ty = tr.ty0; ty < tr.ty1; ++ty)
+        for (int tx = tr.tx0; tx < tr.tx1; ++tx)
+            if (!test || circle_touches_tile(x, y, r, box, g, tx, ty, inv_w, inv_h))
+                f(ty * g.tiles_x + tx);
 }
 
 }  // namespace cr

@@ -1,4 +1,6 @@
-#include "render/cli/options.h"
+#include "render/options.h"
+
+#include "render/core/numbers.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -11,38 +13,29 @@
 
 namespace cr {
 
-namespace {
-bool parse_dim(const std::string& s, int& out) {
-    if (s.empty() || s.size() > 6) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    out = std::atoi(s.c_str());
-    return true;
-}
-}  // namespace
-
 void parse_size(const std::string& text, int& w, int& h) {
     const auto x = text.find_first_of("xX");
-    bool ok = x == std::string::npos ? parse_dim(text, w) && parse_dim(text, h)
-                                     : parse_dim(text.substr(0, x), w) && parse_dim(text.substr(x + 1), h);
-    if (!ok || w < 1 || h < 1 || w > 16384 || h > 16384)
-        throw std::invalid_argument("bad size '" + text + "': use N or WxH with each side in 1..16384");
+    const std::string ws = x == std::string::npos ? text : text.substr(0, x);
+    const std::string hs = x == std::string::npos ? text : text.substr(x + 1);
+    long long a = 0, b = 0;
+    if (!parse_integer(ws, 1, kMaxImageSide, a) || !parse_integer(hs, 1, kMaxImageSide, b))
+        throw std::invalid_argument("bad size '" + text + "': use N or WxH with each side in 1.." +
+                                    std::to_string(kMaxImageSide));
+    w = static_cast<int>(a);
+    h = static_cast<int>(b);
 }
 
 uint32_t parse_seed(const std::string& text) {
-    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
+    long long v = 0;
+    if (!parse_integer(text, 0, 4294967295ll, v))
         throw std::invalid_argument("bad seed '" + text + "': use an integer in 0..4294967295");
-    const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (v > 4294967295ull) throw std::invalid_argument("bad seed '" + text + "': use an integer in 0..4294967295");
     return static_cast<uint32_t>(v);
 }
 
 int parse_whole_number(const std::string& text, const std::string& option, int lo, int hi,
                        const std::string& rule) {
-    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos &&
-                        text.size() <= std::to_string(hi).size();
-    const long long v = digits ? std::stoll(text) : -1;
-    if (v < lo || v > hi) throw std::invalid_argument("bad " + option + " '" + text + "': " + rule);
+    long long v = 0;
+    if (!parse_integer(text, lo, hi, v)) throw std::invalid_argument("bad " + option + " '" + text + "': " + rule);
     return static_cast<int>(v);
 }
 
@@ -85,12 +78,6 @@ void check_writable(const std::string& path) {
                                     "': " + std::strerror(errno));
     close(fd);
     unlink(probe.c_str());
-}
-
-std::string reference_name(const std::string& scene, int w, int h, uint32_t seed, int frame) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s_%dx%d_s%u_f%04d.png", scene.c_str(), w, h, seed, frame);
-    return buf;
 }
 
 }  // namespace cr

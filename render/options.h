@@ -1,4 +1,4 @@
-// Command-line options of `render` and their validation.
+// Option parsing shared by `render` and the GUI, and the exit codes.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@ enum ExitCode : int {
     kExitRuntime = 5,     ///< any other CUDA or runtime failure
 };
 
-/// Parses "N" or "WxH" into a size within 1..16384. Throws
+/// Parses "N" or "WxH" into a size within 1..kMaxImageSide (16384). Throws
 /// std::invalid_argument naming the bad value.
 void parse_size(const std::string& text, int& width, int& height);
 
@@ -44,8 +44,5 @@ void check_not_folder(const std::string& path);
 /// exists and is writable) without touching any existing file. Throws
 /// std::invalid_argument.
 void check_writable(const std::string& path);
-
-/// File name of a stored reference image: SCENE_WxH_sSEED_fFRAME.png.
-std::string reference_name(const std::string& scene, int width, int height, uint32_t seed, int frame);
 
 }  // namespace cr

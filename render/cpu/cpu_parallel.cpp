@@ -15,34 +15,18 @@
 //     bit-identical), which the compiler vectorizes.
 // Coverage, shading and blending are the functions of render/shading.h on the
 // same operands in the same order as cpuref, so the image is bit-identical.
-#include "render/cpu_parallel.h"
+#include "render/cpu/cpu_parallel.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/tile_math.h"
+#include "render/core/tile_math.h"
 
 namespace cr {
 
 namespace {
-
-/// Calls f(tile_id) for every tile circle (x, y, r) may cover a pixel center
-/// of. Extreme circles (far away or huge) skip the circle-tile test and keep
-/// every tile of their box; shading restricts them to the box anyway.
-template <typename F>
-inline void for_each_tile(float x, float y, float r, const TileGrid& g, float inv_w, float inv_h,
-                          F&& f) {
-    const PixelBox box = circle_pixel_box(x, y, r, g.width, g.height);
-    const TileRange tr = tiles_of_box(box, g.tile);
-    if (tr.empty()) return;
-    const bool test = !is_extreme_circle(x, y, r) && tr.count() > 1;
-    for (int ty = tr.ty0; ty < tr.ty1; ++ty)
-        for (int tx = tr.tx0; tx < tr.tx1; ++tx)
-            if (!test || circle_touches_tile(x, y, r, box, g, tx, ty, inv_w, inv_h))
-                f(ty * g.tiles_x + tx);
-}
 
 /// mask ? a : b for an all-ones or all-zero mask, on the bits: branch-free,
 /// so the compiler vectorizes the loop (a float `?:` over computed values is
@@ -73,6 +57,128 @@ struct TileScratch {
     }
 };
 
+/// Pixels [x0, x0 + w) x [y0, y0 + h) of one tile (partial at the edges).
+struct TileRect {
+    int x0, y0, w, h;
+};
+
+TileRect tile_rect(const TileGrid& g, int t) {
+    constexpr int T = CpuParallelRenderer::kTile;
+    const int x0 = (t % g.tiles_x) * T, y0 = (t / g.tiles_x) * T;
+    return TileRect{x0, y0, std::min(g.width, x0 + T) - x0, std::min(g.height, y0 + T) - y0};
+}
+
+/// Gathers the tile's m circles (SoA), their boxes clipped to the tile.
+void gather_circles(TileScratch& ts, const Scene& s, const uint32_t* list, size_t m, const TileGrid& g,
+                    const TileRect& rect) {
+    ts.resize(m);
+    for (size_t q = 0; q < m; ++q) {
+        const uint32_t k = list[q];
+        const PixelBox b = circle_pixel_box(s.x[k], s.y[k], s.radius[k], g.width, g.height);
+        ts.cx[q] = s.x[k];
+        ts.cy[q] = s.y[k];
+        ts.cr[q] = s.radius[k];
+        ts.cz[q] = s.z[k];
+        const Fragment f = shade_flat(s.r[k], s.g[k], s.b[k]);
+        ts.fr[q] = f.r;
+        ts.fg[q] = f.g;
+        ts.fb[q] = f.b;
+        ts.fa[q] = f.alpha;
+        ts.bx0[q] = std::max(b.min_x - rect.x0, 0);
+        ts.bx1[q] = std::min(b.max_x - rect.x0, rect.w);
+        ts.by0[q] = std::max(b.min_y - rect.y0, 0);
+        ts.by1[q] = std::min(b.max_y - rect.y0, rect.h);
+    }
+}
+
+/// Copies the tile's pixels from the AoS image into the SoA planes.
+void load_tile(TileScratch& ts, const Image& img, const TileRect& rect) {
+    constexpr int T = CpuParallelRenderer::kTile;
+    for (int j = 0; j < rect.h; ++j) {
+        const float* p = img.pixel(rect.x0, rect.y0 + j);
+        for (int i = 0; i < rect.w; ++i) {
+            ts.pr[j * T + i] = p[4 * i + 0];
+            ts.pg[j * T + i] = p[4 * i + 1];
+            ts.pb[j * T + i] = p[4 * i + 2];
+            ts.pa[j * T + i] = p[4 * i + 3];
+        }
+    }
+}
+
+/// Copies the SoA planes back into the image.
+void store_tile(const TileScratch& ts, Image& img, const TileRect& rect) {
+    constexpr int T = CpuParallelRenderer::kTile;
+    for (int j = 0; j < rect.h; ++j) {
+        float* p = img.pixel(rect.x0, rect.y0 + j);
+        for (int i = 0; i < rect.w; ++i) {
+            p[4 * i + 0] = ts.pr[j * T + i];
+            p[4 * i + 1] = ts.pg[j * T + i];
+            p[4 * i + 2] = ts.pb[j * T + i];
+            p[4 * i + 3] = ts.pa[j * T + i];
+        }
+    }
+}
+
+/// Flat circle q over its clipped box: branch-free rows (a select keeps the
+/// uncovered pixels' bits), which the compiler vectorizes.
+void blend_flat_circle(TileScratch& ts, size_t q, const TileRect& rect, float inv_h) {
+    constexpr int T = CpuParallelRenderer::kTile;
+    const float cx = ts.cx[q], cy = ts.cy[q], r = ts.cr[q];
+    const float* __restrict pxs = ts.px;
+    const Fragment f{ts.fr[q], ts.fg[q], ts.fb[q], ts.fa[q]};
+    const int bx0 = ts.bx0[q], bx1 = ts.bx1[q], by0 = ts.by0[q], by1 = ts.by1[q];
+    for (int j = by0; j < by1; ++j) {
+        const float py = pixel_center(rect.y0 + j, inv_h);
+        float* __restrict rr = ts.pr + j * T;
+        float* __restrict rg = ts.pg + j * T;
+        float* __restrict rb = ts.pb + j * T;
+        float* __restrict ra = ts.pa + j * T;
+        for (int i = bx0; i < bx1; ++i) {
+            const bool cov = covers(center_distance2(cx, cy, pxs[i], py), r);
+            const float or_ = rr[i], og = rg[i], ob = rb[i], oa = ra[i];
+            float vr = or_, vg = og, vb = ob, va = oa;
+            blend(vr, vg, vb, va, f);
+            // Select, not alpha masking: uncovered pixels keep their bits.
+            const uint32_t mask = 0u - static_cast<uint32_t>(cov);
+            rr[i] = select_bits(mask, vr, or_);
+            rg[i] = select_bits(mask, vg, og);
+            rb[i] = select_bits(mask, vb, ob);
+            ra[i] = select_bits(mask, va, oa);
+        }
+    }
+}
+
+/// Snow circle q over its clipped box (shading needs the distance: branchy).
+void blend_snow_circle(TileScratch& ts, size_t q, const TileRect& rect, float inv_h) {
+    constexpr int T = CpuParallelRenderer::kTile;
+    const float cx = ts.cx[q], cy = ts.cy[q], r = ts.cr[q], z = ts.cz[q];
+    const int bx0 = ts.bx0[q], bx1 = ts.bx1[q], by0 = ts.by0[q], by1 = ts.by1[q];
+    for (int j = by0; j < by1; ++j) {
+        const float py = pixel_center(rect.y0 + j, inv_h);
+        const int o = j * T;
+        for (int i = bx0; i < bx1; ++i) {
+            const float d2 = center_distance2(cx, cy, ts.px[i], py);
+            if (!covers(d2, r)) continue;
+            blend(ts.pr[o + i], ts.pg[o + i], ts.pb[o + i], ts.pa[o + i], shade_snow(d2, r, z));
+        }
+    }
+}
+
+/// Blends the tile's m gathered circles in input order; returns the
+/// coverage tests done.
+long long blend_tile(TileScratch& ts, bool snow, size_t m, const TileGrid& g, const TileRect& rect) {
+    const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
+    for (int i = 0; i < rect.w; ++i) ts.px[i] = pixel_center(rect.x0 + i, inv_w);
+    long long tests = 0;
+    for (size_t q = 0; q < m; ++q) {
+        if (ts.bx0[q] >= ts.bx1[q] || ts.by0[q] >= ts.by1[q]) continue;
+        tests += static_cast<long long>(ts.bx1[q] - ts.bx0[q]) * (ts.by1[q] - ts.by0[q]);
+        if (snow) blend_snow_circle(ts, q, rect, inv_h);
+        else blend_flat_circle(ts, q, rect, inv_h);
+    }
+    return tests;
+}
+
 }  // namespace
 
 void CpuParallelRenderer::parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
@@ -90,12 +196,7 @@ void CpuParallelRenderer::parallel_for(int64_t n, const std::function<void(int64
     for (int64_t c = 0; c < chunks; ++c) fn(n * c / chunks, n * (c + 1) / chunks);
 }
 
-std::vector<int> CpuParallelRenderer::tile_loads(int& tiles_x, int& tiles_y, int& tile_size) {
-    tiles_x = tiles_x_;
-    tiles_y = tiles_y_;
-    tile_size = kTile;
-    return loads_;
-}
+TileLoads CpuParallelRenderer::tile_loads() { return TileLoads{tiles_x_, tiles_y_, kTile, loads_}; }
 
 void CpuParallelRenderer::render_frame() {
     const TileGrid g = make_tile_grid(image_.width, image_.height, kTile);
@@ -158,7 +259,7 @@ void CpuParallelRenderer::bin(int64_t begin, int64_t end) {
     for (int64_t c = 0; c < chunks; ++c) {
         int64_t* cnt = chunk_counts_.data() + c * tiles;
         for (int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k)
-            for_each_tile(xs[k], ys[k], rs[k], g, inv_w, inv_h, [cnt](int t) { ++cnt[t]; });
+            for_each_listed_tile(xs[k], ys[k], rs[k], g, inv_w, inv_h, [cnt](int t) { ++cnt[t]; });
     }
 
     // 2. Exclusive scan in (tile, chunk) order: counts become write cursors.
@@ -185,119 +286,27 @@ void CpuParallelRenderer::bin(int64_t begin, int64_t end) {
         uint32_t* out = list_.data();
         for (int64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k) {
             const uint32_t id = static_cast<uint32_t>(k);
-            for_each_tile(xs[k], ys[k], rs[k], g, inv_w, inv_h, [cur, out, id](int t) { out[cur[t]++] = id; });
+            for_each_listed_tile(xs[k], ys[k], rs[k], g, inv_w, inv_h, [cur, out, id](int t) { out[cur[t]++] = id; });
         }
     }
 }
 
 void CpuParallelRenderer::shade() {
-    const int w = image_.width, h = image_.height;
-    const TileGrid g = make_tile_grid(w, h, kTile);
+    const TileGrid g = make_tile_grid(image_.width, image_.height, kTile);
     const int tiles = g.tile_count();
-    const float inv_w = 1.f / static_cast<float>(w), inv_h = 1.f / static_cast<float>(h);
-    const bool snow = scene_.shade == ShadeMode::Snow;
-    const Scene& s = scene_;
     long long tests = 0;
-
 #pragma omp parallel reduction(+ : tests)
     {
-        TileScratch ts_storage;
-        TileScratch& ts = ts_storage;
-        constexpr int T = kTile;
+        TileScratch ts;
 #pragma omp for schedule(dynamic, 1)
         for (int t = 0; t < tiles; ++t) {
             const int64_t lb = tile_begin_[t], le = tile_begin_[t + 1];
             if (lb == le) continue;
-            const int tx = t % g.tiles_x, ty = t / g.tiles_x;
-            const int x0 = tx * T, y0 = ty * T;
-            const int tw = std::min(w, x0 + T) - x0, th = std::min(h, y0 + T) - y0;
-
-            // Gather the tile's circles (SoA), boxes clipped to the tile.
-            const size_t m = static_cast<size_t>(le - lb);
-            ts.resize(m);
-            for (size_t q = 0; q < m; ++q) {
-                const uint32_t k = list_[static_cast<size_t>(lb) + q];
-                const PixelBox b = circle_pixel_box(s.x[k], s.y[k], s.radius[k], w, h);
-                ts.cx[q] = s.x[k];
-                ts.cy[q] = s.y[k];
-                ts.cr[q] = s.radius[k];
-                ts.cz[q] = s.z[k];
-                const Fragment f = shade_flat(s.r[k], s.g[k], s.b[k]);
-                ts.fr[q] = f.r;
-                ts.fg[q] = f.g;
-                ts.fb[q] = f.b;
-                ts.fa[q] = f.alpha;
-                ts.bx0[q] = std::max(b.min_x - x0, 0);
-                ts.bx1[q] = std::min(b.max_x - x0, tw);
-                ts.by0[q] = std::max(b.min_y - y0, 0);
-                ts.by1[q] = std::min(b.max_y - y0, th);
-            }
-
-            // Load the tile's pixels (AoS image -> SoA planes).
-            for (int j = 0; j < th; ++j) {
-                const float* p = image_.pixel(x0, y0 + j);
-                for (int i = 0; i < tw; ++i) {
-                    ts.pr[j * T + i] = p[4 * i + 0];
-                    ts.pg[j * T + i] = p[4 * i + 1];
-                    ts.pb[j * T + i] = p[4 * i + 2];
-                    ts.pa[j * T + i] = p[4 * i + 3];
-                }
-            }
-            for (int i = 0; i < tw; ++i) ts.px[i] = pixel_center(x0 + i, inv_w);
-
-            // Blend the circles in input order.
-            for (size_t q = 0; q < m; ++q) {
-                const int bx0 = ts.bx0[q], bx1 = ts.bx1[q], by0 = ts.by0[q], by1 = ts.by1[q];
-                if (bx0 >= bx1 || by0 >= by1) continue;
-                tests += static_cast<long long>(bx1 - bx0) * (by1 - by0);
-                const float cx = ts.cx[q], cy = ts.cy[q], r = ts.cr[q];
-                const float* __restrict pxs = ts.px;
-                if (!snow) {
-                    const Fragment f{ts.fr[q], ts.fg[q], ts.fb[q], ts.fa[q]};
-                    for (int j = by0; j < by1; ++j) {
-                        const float py = pixel_center(y0 + j, inv_h);
-                        float* __restrict rr = ts.pr + j * T;
-                        float* __restrict rg = ts.pg + j * T;
-                        float* __restrict rb = ts.pb + j * T;
-                        float* __restrict ra = ts.pa + j * T;
-                        for (int i = bx0; i < bx1; ++i) {
-                            const bool cov = covers(center_distance2(cx, cy, pxs[i], py), r);
-                            const float or_ = rr[i], og = rg[i], ob = rb[i], oa = ra[i];
-                            float vr = or_, vg = og, vb = ob, va = oa;
-                            blend(vr, vg, vb, va, f);
-                            // Select, not alpha masking: uncovered pixels keep their bits.
-                            const uint32_t mask = 0u - static_cast<uint32_t>(cov);
-                            rr[i] = select_bits(mask, vr, or_);
-                            rg[i] = select_bits(mask, vg, og);
-                            rb[i] = select_bits(mask, vb, ob);
-                            ra[i] = select_bits(mask, va, oa);
-                        }
-                    }
-                } else {
-                    const float z = ts.cz[q];
-                    for (int j = by0; j < by1; ++j) {
-                        const float py = pixel_center(y0 + j, inv_h);
-                        const int o = j * T;
-                        for (int i = bx0; i < bx1; ++i) {
-                            const float d2 = center_distance2(cx, cy, pxs[i], py);
-                            if (!covers(d2, r)) continue;
-                            blend(ts.pr[o + i], ts.pg[o + i], ts.pb[o + i], ts.pa[o + i],
-                                  shade_snow(d2, r, z));
-                        }
-                    }
-                }
-            }
-
-            // Store the tile back.
-            for (int j = 0; j < th; ++j) {
-                float* p = image_.pixel(x0, y0 + j);
-                for (int i = 0; i < tw; ++i) {
-                    p[4 * i + 0] = ts.pr[j * T + i];
-                    p[4 * i + 1] = ts.pg[j * T + i];
-                    p[4 * i + 2] = ts.pb[j * T + i];
-                    p[4 * i + 3] = ts.pa[j * T + i];
-                }
-            }
+            const TileRect rect = tile_rect(g, t);
+            gather_circles(ts, scene_, list_.data() + lb, static_cast<size_t>(le - lb), g, rect);
+            load_tile(ts, image_, rect);
+            tests += blend_tile(ts, scene_.shade == ShadeMode::Snow, static_cast<size_t>(le - lb), g, rect);
+            store_tile(ts, image_, rect);
         }
     }
     work_.coverage_tests += tests;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 
 namespace cr {
 
@@ -23,7 +23,7 @@ public:
 
     std::string name() const override { return "cpu"; }
     WorkCounts work() override { return work_; }
-    std::vector<int> tile_loads(int& tiles_x, int& tiles_y, int& tile_size) override;
+    TileLoads tile_loads() override;
     /// Sets the circles per bin-and-shade pass (>= 1; tests use small ones).
     void set_batch(int64_t circles) { batch_ = circles < 1 ? 1 : circles; }
     /// Most circle-tile pairs binned at once (default 2^26); more start a new

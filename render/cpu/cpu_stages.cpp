@@ -1,6 +1,8 @@
-#include "render/cpu_stages.h"
+#include "render/cpu/cpu_stages.h"
 
 #include <stdexcept>
+
+#include "render/core/numbers.h"
 
 namespace cr {
 
@@ -17,14 +19,6 @@ void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end) {
     }
 }
 
-CircleArrays circle_arrays(Scene& s) {
-    return CircleArrays{s.x.data(), s.y.data(), s.z.data(), s.vx.data(), s.vy.data(), s.vz.data(),
-                        s.radius.data(), s.r.data(), s.g.data(), s.b.data(),
-                        s.aux_x.empty() ? nullptr : s.aux_x.data(),
-                        s.aux_y.empty() ? nullptr : s.aux_y.data(),
-                        static_cast<int64_t>(s.count())};
-}
-
 void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame) {
     if (scene.motion == Motion::None) return;
     const CircleArrays c = circle_arrays(scene);
@@ -33,8 +27,9 @@ void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame) {
 }
 
 void CpuRendererBase::setup(const Scene& scene, int width, int height) {
-    if (width < 1 || height < 1 || width > 16384 || height > 16384)
-        throw std::invalid_argument("image size must be within 1..16384 in each dimension");
+    if (!valid_image_size(width, height))
+        throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
+                                    " in each dimension");
     scene_ = scene;
     image_ = Image(width, height);
     frame_ = 0;

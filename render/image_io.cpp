@@ -1,4 +1,4 @@
-#include "render/image.h"
+#include "render/image_io.h"
 
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
@@ -30,18 +30,6 @@ std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha) {
 
 namespace {
 
-std::string temp_name_for(const std::string& path) {
-    return path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-}
-
-void commit_temp(const std::string& tmp, const std::string& path) {
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw ImageIoError("cannot write '" + path + "': " + why);
-    }
-}
-
 void stb_write_callback(void* ctx, void* data, int size) {
     auto* f = static_cast<std::FILE*>(ctx);
     if (std::fwrite(data, 1, static_cast<size_t>(size), f) != static_cast<size_t>(size)) {
@@ -49,30 +37,11 @@ void stb_write_callback(void* ctx, void* data, int size) {
     }
 }
 
-/// Opens a temporary file beside `path`, calls write(FILE*), then flushes,
-/// closes and renames it; any failure removes the temporary and throws.
-template <class F>
-void write_atomically(const std::string& path, F&& write) {
-    const std::string tmp = temp_name_for(path);
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw ImageIoError("cannot write '" + path + "': " + std::strerror(errno));
-    bool ok = write(f);
-    ok = ok && std::fflush(f) == 0 && !std::ferror(f);
-    const int err = errno;
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) {
-        std::remove(tmp.c_str());
-        throw ImageIoError("cannot write '" + path + "': " +
-                           (err ? std::strerror(err) : "write failed (disk full?)"));
-    }
-    commit_temp(tmp, path);
-}
-
 }  // namespace
 
 void write_png_bytes(const std::string& path, int width, int height, int channels,
                      const uint8_t* bytes) {
-    write_atomically(path, [&](std::FILE* f) {
+    write_output_file(path, [&](std::FILE* f) {
         return stbi_write_png_to_func(stb_write_callback, f, width, height, channels, bytes,
                                       width * channels) != 0;
     });
@@ -84,14 +53,10 @@ void write_image(const Image& img, const std::string& path, ImageFormat format) 
         write_png_bytes(path, img.width, img.height, 3, rgb.data());
         return;
     }
-    write_atomically(path, [&](std::FILE* f) {
+    write_output_file(path, [&](std::FILE* f) {
         std::fprintf(f, "P6\n%d %d\n255\n", img.width, img.height);
         return std::fwrite(rgb.data(), 1, rgb.size(), f) == rgb.size();
     });
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-    write_atomically(path, [&](std::FILE* f) { return std::fwrite(text.data(), 1, text.size(), f) == text.size(); });
 }
 
 Image read_image(const std::string& path) {
@@ -99,7 +64,7 @@ Image read_image(const std::string& path) {
     unsigned char* px = stbi_load(path.c_str(), &w, &h, &n, 4);
     if (!px) {
         const char* why = stbi_failure_reason();
-        throw ImageIoError("cannot read image '" + path + "': " + (why ? why : "unknown error"));
+        throw FileError("cannot read image '" + path + "': " + (why ? why : "unknown error"));
     }
     Image img(w, h);
     for (int j = 0; j < h; ++j) {

@@ -1,0 +1,92 @@
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/frame_state.h"
+
+namespace cr {
+
+namespace {
+
+void upload_floats(DeviceBuffer<float>& buf, const char* name, const std::vector<float>& v,
+                   DeviceMemoryTally* tally, cudaStream_t stream) {
+    buf.reserve(name, std::max<size_t>(v.size(), 1), tally);
+    if (!v.empty())
+        CR_CUDA(cudaMemcpyAsync(buf.get(), v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice, stream));
+}
+
+}  // namespace
+
+void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream) {
+    count = static_cast<int64_t>(s.count());
+    shade = s.shade;
+    motion = s.motion;
+    const std::pair<DeviceBuffer<float>*, const std::vector<float>*> arrays[] = {
+        {&x, &s.x}, {&y, &s.y}, {&z, &s.z}, {&vx, &s.vx}, {&vy, &s.vy}, {&vz, &s.vz},
+        {&radius, &s.radius}, {&r, &s.r}, {&g, &s.g}, {&b, &s.b}, {&aux_x, &s.aux_x}, {&aux_y, &s.aux_y}};
+    const char* names[] = {"circles.x", "circles.y", "circles.z", "circles.vx", "circles.vy", "circles.vz",
+                           "circles.radius", "circles.r", "circles.g", "circles.b", "circles.aux_x", "circles.aux_y"};
+    for (size_t i = 0; i < std::size(arrays); ++i) upload_floats(*arrays[i].first, names[i], *arrays[i].second, tally, stream);
+    geom.reserve("circles.geom", std::max<int64_t>(count, 1), tally);
+    color.reserve("circles.color", std::max<int64_t>(count, 1), tally);
+    std::vector<float4> col(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) col[i] = make_float4(s.r[i], s.g[i], s.b[i], 0.f);
+    if (count)
+        CR_CUDA(cudaMemcpyAsync(color.get(), col.data(), col.size() * sizeof(float4), cudaMemcpyHostToDevice, stream));
+    CR_CUDA(cudaStreamSynchronize(stream));  // `col` and the scene must outlive the copies
+}
+
+DeviceCircles CircleBuffers::view() const {
+    DeviceCircles c;
+    c.soa = CircleArrays{x.get(), y.get(), z.get(), vx.get(), vy.get(), vz.get(), radius.get(),
+                         r.get(), g.get(), b.get(), aux_x.get(), aux_y.get(), count};
+    c.geom = geom.get();
+    c.color = color.get();
+    c.count = count;
+    c.shade = shade;
+    return c;
+}
+
+void BinBuffers::reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
+    scanned_ = circles;
+    counts.reserve("bin.counts", std::max<int64_t>(circles, 1), tally);
+    offsets.reserve("bin.offsets", std::max<int64_t>(circles, 1), tally);
+    total.reserve("bin.total", 1, tally);
+    tile_start.reserve("bin.tile_start", tiles, tally);
+    tile_end.reserve("bin.tile_end", tiles, tally);
+    size_t scan_bytes = 0;
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), circles, stream));
+    temp.reserve("bin.cub_temp", scan_bytes, tally, 1.25);
+}
+
+void BinBuffers::reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* tally, cudaStream_t stream) {
+    keys.reserve("bin.pair_keys", pairs, tally, 1.25);
+    keys_alt.reserve("bin.pair_keys_alt", pairs, tally, 1.25);
+    values.reserve("bin.pair_circles", pairs, tally, 1.25);
+    values_alt.reserve("bin.pair_circles_alt", pairs, tally, 1.25);
+    // One scratch for both CUB calls of a frame: the scan of the counts and the sort of the pairs.
+    size_t scan_bytes = 0, sort_bytes = 0;
+    const int n = static_cast<int>(std::min<uint64_t>(pairs, INT32_MAX));
+    cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
+    cub::DoubleBuffer<int> v(values.get(), values_alt.get());
+    CR_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, n, 0, key_bits, stream));
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), scanned_, stream));
+    temp.reserve("bin.cub_temp", std::max(scan_bytes, sort_bytes), tally, 1.25);
+}
+
+void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
+    counter.reserve("tile_counter", 1, tally);
+    loads.reserve("bin.tile_loads", tiles, tally);
+    loads_alt.reserve("bin.tile_loads_alt", tiles, tally);
+    ids.reserve("bin.tile_order", tiles, tally);
+    ids_alt.reserve("bin.tile_order_alt", tiles, tally);
+    size_t bytes = 0;
+    cub::DoubleBuffer<unsigned int> k(loads.get(), loads_alt.get());
+    cub::DoubleBuffer<int> v(ids.get(), ids_alt.get());
+    CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, k, v, tiles, 0, 32, stream));
+    temp.reserve("bin.order_temp", bytes, tally);
+}
+
+}  // namespace cr

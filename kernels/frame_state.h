@@ -1,0 +1,60 @@
+// The CUDA renderer's device buffers, grouped by the stage that fills them
+// (in the manner of diff-gaussian-rasterization's per-stage state structs):
+// each group owns its buffers and sizes them in one call.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/device_buffer.h"
+#include "kernels/stages.h"
+#include "render/core/circles.h"
+
+namespace cr {
+
+/// The scene's circles: the SoA animation state (moved by advance), the
+/// packed geometry (rebuilt by bin.pack) and the colors. upload() sizes and
+/// fills them all from a host scene, asynchronously on `stream`, and waits.
+struct CircleBuffers {
+    DeviceBuffer<float> x, y, z, vx, vy, vz, radius, r, g, b, aux_x, aux_y;
+    DeviceBuffer<float4> geom, color;
+    int64_t count = 0;
+    ShadeMode shade = ShadeMode::Flat;
+    Motion motion = Motion::None;
+
+    void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream);
+    /// Pointers for the kernels.
+    DeviceCircles view() const;
+};
+
+/// Binning's buffers. Per circle: tile counts and their exclusive scan
+/// (offsets). Per pair of one batch: tile-id keys and circle-index values,
+/// each double-buffered for the radix sort. Per tile: the [start, end) run of
+/// its pairs. Plus CUB's scratch and the device-side pair total.
+struct BinBuffers {
+    DeviceBuffer<unsigned long long> counts, offsets, total;
+    DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end;
+    DeviceBuffer<int> values, values_alt;
+    DeviceBuffer<unsigned char> temp;
+
+    /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
+    void reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
+    /// Sizes the per-pair buffers and the sort scratch for `pairs` pairs
+    /// sorted on `key_bits` bits (each frame, once the pair count is known).
+    void reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* tally, cudaStream_t stream);
+
+private:
+    int64_t scanned_ = 0;  ///< circles the scan runs over (reserve_scene)
+};
+
+/// The persistent kernel's work queue: its tile counter and the tile order
+/// (tile ids sorted by load, heaviest first, with the sort's buffers).
+struct TileOrderBuffers {
+    DeviceBuffer<unsigned int> counter, loads, loads_alt;
+    DeviceBuffer<int> ids, ids_alt;
+    DeviceBuffer<unsigned char> temp;
+
+    /// Sizes everything for `tiles` tiles (at setup).
+    void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
+};
+
+}  // namespace cr

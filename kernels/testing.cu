@@ -1,0 +1,85 @@
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "kernels/block_scan.cuh"
+#include "kernels/cuda_check.h"
+#include "kernels/frame_state.h"
+#include "kernels/testing.h"
+
+namespace cr {
+
+namespace {
+
+template <class T>
+std::vector<T> to_host(const DeviceBuffer<T>& b, size_t n) {
+    std::vector<T> v(n);
+    if (n) CR_CUDA(cudaMemcpy(v.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+    return v;
+}
+
+template <int THREADS>
+__global__ void block_scan_test_kernel(const int* in, int* out, int* totals) {
+    __shared__ int warp_totals[THREADS / 32];
+    const int i = blockIdx.x * THREADS + threadIdx.x;
+    int total = 0;
+    out[i] = block_exclusive_scan<THREADS>(in[i], warp_totals, total);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
+}
+
+}  // namespace
+
+BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    cudaStream_t s = stream.get();
+    CircleBuffers circles;
+    circles.upload(scene, &tally, s);
+    const TileGrid g = make_tile_grid(width, height, tile);
+    BinBuffers bins;
+    bins.reserve_scene(circles.count, g.tile_count(), &tally, s);
+    const DeviceCircles c = circles.view();
+    launch_pack_geometry(c, s);
+    launch_bin_count(c, 0, c.count, g, bins.counts.get(), s);
+    size_t bytes = bins.temp.size();
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(bins.temp.get(), bytes, bins.counts.get(), bins.offsets.get(), c.count, s));
+    launch_total(bins.counts.get(), bins.offsets.get(), c.count, bins.total.get(), s);
+    const unsigned long long pairs = to_host(bins.total, 1)[0];
+    int bits = 1;
+    while ((1ll << bits) < g.tile_count()) ++bits;
+    bins.reserve_pairs(pairs, bits, &tally, s);
+    launch_bin_fill(c, 0, c.count, g, bins.offsets.get(), 0, bins.keys.get(), bins.values.get(), s);
+    cub::DoubleBuffer<unsigned int> k(bins.keys.get(), bins.keys_alt.get());
+    cub::DoubleBuffer<int> v(bins.values.get(), bins.values_alt.get());
+    bytes = bins.temp.size();
+    CR_CUDA(cub::DeviceRadixSort::SortPairs(bins.temp.get(), bytes, k, v, static_cast<int>(pairs), 0, bits, s));
+    launch_bin_ranges(k.Current(), static_cast<int64_t>(pairs), g.tile_count(), bins.tile_start.get(),
+                      bins.tile_end.get(), s);
+    CR_CUDA(cudaStreamSynchronize(s));
+    BinListing out{g.tiles_x, g.tiles_y, tile, to_host(bins.tile_start, g.tile_count()),
+                   to_host(bins.tile_end, g.tile_count()), std::vector<int>(pairs)};
+    if (pairs) CR_CUDA(cudaMemcpy(out.list.data(), v.Current(), pairs * sizeof(int), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads, std::vector<int>& block_totals) {
+    if (threads != 32 && threads != 64 && threads != 256 && threads != 1024)
+        throw std::invalid_argument("gpu_block_exclusive_scan: threads must be 32, 64, 256 or 1024");
+    if (values.empty() || values.size() % threads) throw std::invalid_argument("gpu_block_exclusive_scan: bad size");
+    const int blocks = static_cast<int>(values.size() / threads);
+    DeviceMemoryTally tally;
+    DeviceBuffer<int> in, out, totals;
+    in.reserve("test.in", values.size(), &tally);
+    out.reserve("test.out", values.size(), &tally);
+    totals.reserve("test.totals", blocks, &tally);
+    CR_CUDA(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
+    if (threads == 32) block_scan_test_kernel<32><<<blocks, 32>>>(in.get(), out.get(), totals.get());
+    if (threads == 64) block_scan_test_kernel<64><<<blocks, 64>>>(in.get(), out.get(), totals.get());
+    if (threads == 256) block_scan_test_kernel<256><<<blocks, 256>>>(in.get(), out.get(), totals.get());
+    if (threads == 1024) block_scan_test_kernel<1024><<<blocks, 1024>>>(in.get(), out.get(), totals.get());
+    check_launch("block_scan_test_kernel");
+    CR_CUDA(cudaDeviceSynchronize());
+    block_totals = to_host(totals, blocks);
+    return to_host(out, values.size());
+}
+
+}  // namespace cr

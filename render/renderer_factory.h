@@ -1,0 +1,50 @@
+// Which renderers exist and how to build one by name: the frame layer's
+// entry point to the CPU and CUDA renderers (render/cpu/, kernels/).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/core/renderer.h"
+
+namespace cr {
+
+/// Description of a renderer the factory can build.
+struct RendererInfo {
+    std::string name;
+    std::string description;
+    bool needs_gpu = false;
+    bool incorrect_by_design = false;  ///< the `unordered` teaching demo
+};
+
+/// Every renderer the project has (cpuref, cpu, and the CUDA kernels, which
+/// are listed also in a build without CUDA: make_renderer then refuses them).
+const std::vector<RendererInfo>& renderer_infos();
+
+/// True when this build has the CUDA renderers (nvcc found at configure time).
+bool cuda_built();
+
+/// True when a CUDA device is usable; `why` gets the reason when not.
+bool cuda_device_available(std::string* why = nullptr);
+
+/// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or "no CUDA device (WHY)".
+std::string gpu_description();
+
+/// The best renderer available here: "tiled" with a CUDA device, else "cpu".
+std::string default_renderer_name();
+
+/// The renderer's name as renderer_infos() lists it ("cuda" -> "tiled",
+/// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
+std::string canonical_renderer_name(const std::string& name);
+
+/// Builds renderer `name` ("cuda" is an alias of "tiled"). Throws
+/// std::invalid_argument for an unknown name and NoCudaDeviceError for a GPU
+/// renderer without a CUDA device or in a build without CUDA.
+std::unique_ptr<Renderer> make_renderer(const std::string& name);
+
+/// Exact sum over circles of the pixels each covers (the blends a frame
+/// does), counted on the CPU for the scene as it is now.
+long long count_blends(const Scene& scene, int width, int height);
+
+}  // namespace cr

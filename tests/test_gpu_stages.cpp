@@ -1,0 +1,95 @@
+// Single stages of the CUDA renderer against host computations (label `gpu`;
+// skipped where no CUDA device exists): the block scan in a test kernel, and
+// the bin stage's per-tile lists against a host binning.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "kernels/testing.h"
+#include "render/core/tile_math.h"
+#include "render/renderer_factory.h"
+#include "scenes/scene.h"
+
+namespace cr {
+namespace {
+
+#define REQUIRE_GPU()                                            \
+    do {                                                         \
+        std::string why_;                                        \
+        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+
+TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
+    REQUIRE_GPU();
+    std::mt19937 rng(777u);
+    for (int threads : {32, 64, 256, 1024}) {
+        const int blocks = 40;
+        std::vector<int> v(static_cast<size_t>(threads) * blocks);
+        for (size_t i = 0; i < v.size(); ++i) {
+            const int kind = static_cast<int>(i / threads) % 5;  // per block: flags, sparse, all, none, counts
+            v[i] = kind == 0 ? static_cast<int>(rng() % 2) : kind == 1 ? (rng() % 10 == 0) : kind == 2 ? 1
+                 : kind == 3 ? 0 : static_cast<int>(rng() % 1000);
+        }
+        std::vector<int> totals;
+        const std::vector<int> got = gpu_block_exclusive_scan(v, threads, totals);
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<int> want(threads);
+            std::exclusive_scan(v.begin() + b * threads, v.begin() + (b + 1) * threads, want.begin(), 0);
+            ASSERT_EQ(std::vector<int>(got.begin() + b * threads, got.begin() + (b + 1) * threads), want)
+                << threads << " threads, block " << b;
+            ASSERT_EQ(totals[b], std::accumulate(v.begin() + b * threads, v.begin() + (b + 1) * threads, 0));
+        }
+    }
+}
+
+TEST(GpuBlockScan, EightFlagsHandExample) {
+    REQUIRE_GPU();
+    // Flags of the first 8 threads of a 32-thread block (docs/KERNELS.md's
+    // compaction example): hits at 1, 2, 5 and 7 land at positions 0..3.
+    std::vector<int> v(32, 0);
+    for (int i : {1, 2, 5, 7}) v[i] = 1;
+    std::vector<int> totals;
+    const std::vector<int> got = gpu_block_exclusive_scan(v, 32, totals);
+    const std::vector<int> want = {0, 0, 1, 2, 2, 2, 3, 3, 4};
+    EXPECT_EQ(std::vector<int>(got.begin(), got.begin() + 9), want);
+    EXPECT_EQ(totals[0], 4);
+}
+
+/// Host binning: for every circle in input order, every tile its bounding
+/// box overlaps (the conservative test bin.count and bin.fill use).
+std::vector<std::vector<int>> host_bins(const Scene& s, int w, int h, int tile) {
+    const TileGrid g = make_tile_grid(w, h, tile);
+    std::vector<std::vector<int>> lists(static_cast<size_t>(g.tile_count()));
+    for (size_t k = 0; k < s.count(); ++k) {
+        const TileRange r = tiles_of_box(circle_pixel_box(s.x[k], s.y[k], s.radius[k], w, h), tile);
+        for (int ty = r.ty0; ty < r.ty1; ++ty)
+            for (int tx = r.tx0; tx < r.tx1; ++tx) lists[ty * g.tiles_x + tx].push_back(static_cast<int>(k));
+    }
+    return lists;
+}
+
+void expect_bins_match(const Scene& s, int w, int h, int tile) {
+    const BinListing gpu = gpu_bin_lists(s, w, h, tile);
+    const auto want = host_bins(s, w, h, tile);
+    ASSERT_EQ(gpu.start.size(), want.size());
+    size_t pairs = 0;
+    for (size_t t = 0; t < want.size(); ++t) {
+        const std::vector<int> got(gpu.list.begin() + gpu.start[t], gpu.list.begin() + gpu.end[t]);
+        ASSERT_EQ(got, want[t]) << s.name << " " << w << "x" << h << " tile " << t;
+        pairs += want[t].size();
+    }
+    EXPECT_EQ(gpu.list.size(), pairs);
+}
+
+TEST(GpuBinStage, ListsEqualHostBinning) {
+    REQUIRE_GPU();
+    expect_bins_match(make_scene("rand10k", 3), 257, 129, 16);
+    expect_bins_match(make_scene("biglittle", 0), 1000, 600, 16);
+    expect_bins_match(make_scene("pattern", 0), 512, 512, 8);
+    expect_bins_match(make_scene("rgb", 0), 1, 1, 16);
+}
+
+}  // namespace
+}  // namespace cr
