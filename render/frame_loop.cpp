@@ -2,7 +2,9 @@
 
 #include "render/core/numbers.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace cr {
@@ -98,6 +100,25 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
         if (on_frame) on_frame(f);
     }
     return mean_of(sum);
+}
+
+RepeatCheck rerender_compare(Renderer& r, const Image& first, int runs) {
+    const Image kept = first;  // `first` may be the renderer's own buffer
+    RepeatCheck rc;
+    rc.runs = runs;
+    for (int k = 1; k < runs; ++k) {
+        r.clear();
+        r.render();
+        const Image& again = r.image();
+        long long differ = 0;
+        const size_t n = std::min(again.data.size(), kept.data.size());
+        for (size_t p = 0; p + 3 < n; p += 4)
+            differ += std::memcmp(&again.data[p], &kept.data[p], 4 * sizeof(float)) != 0;
+        if (again.width != kept.width || again.height != kept.height) differ = static_cast<long long>(kept.pixel_count());
+        if (differ) ++rc.differing_runs;
+        rc.most_pixels_differing = std::max(rc.most_pixels_differing, differ);
+    }
+    return rc;
 }
 
 }  // namespace cr

@@ -59,4 +59,18 @@ const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int h
 FrameTimes run_frames(Renderer& r, FrameRange range,
                       const std::function<void(int frame)>& on_frame = {});
 
+/// The outcome of rerender_compare.
+struct RepeatCheck {
+    int runs = 1;                         ///< renders compared, the first included
+    int differing_runs = 0;               ///< renders whose image differs from the first
+    long long most_pixels_differing = 0;  ///< the most pixels (any bit of R, G, B, A) one of them differs in
+};
+
+/// Renders the current frame again, runs - 1 times (clear and render, no
+/// advance: the same circles), and compares each image bit for bit with
+/// `first`. An ordered, atomic renderer gives the same image every time; a
+/// racy one can pass a single check by luck, but rarely draws the same
+/// picture twice.
+RepeatCheck rerender_compare(Renderer& r, const Image& first, int runs);
+
 }  // namespace cr

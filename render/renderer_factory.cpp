@@ -1,9 +1,12 @@
 #include "render/renderer_factory.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "render/cpu/cpu_parallel.h"
 #include "render/cpu/cpu_stages.h"
+#include "render/student/student_build.h"
+#include "render/student/student_renderer.h"
 #if CR_HAVE_CUDA
 #include "kernels/cuda_renderer.h"
 #endif
@@ -18,6 +21,7 @@ const std::vector<RendererInfo>& renderer_infos() {
         {"tiled", "CUDA: binned tiles, block scan, shared-memory lists", true},
         {"persistent", "CUDA: tiled with resident blocks taking tiles from a counter", true},
         {"unordered", "CUDA DEMO, INCORRECT: the starter's racy one-thread-per-circle kernel", true, true},
+        {"student", "your own course-format renderer (--student DIR), run in a worker process", true},
     };
     return infos;
 }
@@ -58,10 +62,38 @@ std::string canonical_renderer_name(const std::string& name_in) {
     throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
 }
 
-std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
+namespace {
+
+std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
+    if (ctx.student_dir.empty())
+        throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder)");
+    student::BuildOptions bo;
+    bo.dir = ctx.student_dir;
+    const student::BuildResult build = student::build_student(bo);
+    std::string why;
+    if (cuda_built() && !cuda_device_available(&why))  // built, but there is nothing to run it on
+        throw NoCudaDeviceError("renderer 'student' needs a CUDA GPU: " + why + " (--build-only builds without one)");
+    student::StudentOptions so;
+    so.library = build.library;
+    so.call_timeout_s = ctx.student_timeout_s;
+    auto r = std::make_unique<student::StudentRenderer>(so);
+    if (ctx.on_note) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%.1f", build.seconds);
+        ctx.on_note("student: " + (build.cached ? std::string("unchanged since the last build, using ")
+                                                : "built in " + std::string(secs) + " s: ") +
+                    build.library + "; your program's output goes to " + r->log_path());
+    }
+    return r;
+}
+
+}  // namespace
+
+std::unique_ptr<Renderer> make_renderer(const std::string& name_in, const RendererContext& ctx) {
     const std::string name = canonical_renderer_name(name_in);
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
+    if (name == "student") return make_student_renderer(ctx);
 #if CR_HAVE_CUDA
     const KernelKind kind = name == "naive"        ? KernelKind::Naive
                             : name == "tiled"      ? KernelKind::Tiled

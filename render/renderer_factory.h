@@ -2,6 +2,7 @@
 // entry point to the CPU and CUDA renderers (render/cpu/, kernels/).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,10 +39,22 @@ std::string default_renderer_name();
 /// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
 std::string canonical_renderer_name(const std::string& name);
 
-/// Builds renderer `name` ("cuda" is an alias of "tiled"). Throws
-/// std::invalid_argument for an unknown name and NoCudaDeviceError for a GPU
-/// renderer without a CUDA device or in a build without CUDA.
-std::unique_ptr<Renderer> make_renderer(const std::string& name);
+/// What some renderers need beyond their name.
+struct RendererContext {
+    std::string student_dir;          ///< renderer "student": the student's course render/ folder
+    double student_timeout_s = 30;    ///< longest a student's call may take
+    /// Called once the student's library is ready, with a line saying where
+    /// the build is (and whether it came from the cache) and where the
+    /// student's own output goes.
+    std::function<void(const std::string&)> on_note;
+};
+
+/// Builds renderer `name` ("cuda" is an alias of "tiled"; "student" builds
+/// and loads ctx.student_dir). Throws std::invalid_argument for an unknown
+/// name or a student renderer without a folder, NoCudaDeviceError for a GPU
+/// renderer without a CUDA device or in a build without CUDA, and for
+/// "student" what cr::student::build_student throws (NvccMissing, BuildError).
+std::unique_ptr<Renderer> make_renderer(const std::string& name, const RendererContext& ctx = {});
 
 /// Exact sum over circles of the pixels each covers (the blends a frame
 /// does), counted on the CPU for the scene as it is now.

@@ -1,0 +1,34 @@
+#include "render/grading.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace cr {
+
+const std::vector<std::string>& course_scored_scenes() {
+    static const std::vector<std::string> scenes = {"rgb",        "rand10k",   "rand100k", "pattern",
+                                                    "snowsingle", "biglittle", "rand1M",   "micro2M"};
+    return scenes;
+}
+
+int course_scene_score(bool correct, double t, double t_ref) {
+    if (!correct) return 0;
+    if (t <= 1.2 * t_ref) return kCourseSceneMax;
+    if (t > 10 * t_ref) return 2;
+    return 2 + static_cast<int>(std::ceil(7.0 * t_ref / t));
+}
+
+std::optional<double> parse_course_total_ms(const std::string& output) {
+    std::optional<double> total;
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t at = line.find("Total:");
+        double ms = 0;
+        if (at != std::string::npos && std::sscanf(line.c_str() + at + 6, "%lf", &ms) == 1) total = ms;
+    }
+    return total;
+}
+
+}  // namespace cr

@@ -1,0 +1,27 @@
+// The course's grading (COURSE_INTERFACE.md, "The course's grading"), for
+// `render grade`: the scored scenes, the per-scene score formula, and reading
+// the course reference binary's "Total:" line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cr {
+
+/// The 8 scenes the course scores, at 1024x1024.
+const std::vector<std::string>& course_scored_scenes();
+
+/// Points a scene can give.
+constexpr int kCourseSceneMax = 9;
+
+/// The course's score for one scene: 0 when incorrect; 9 when t <= 1.2 t_ref;
+/// 2 when t > 10 t_ref; otherwise 2 + ceil(7 t_ref / t). Times in ms (any
+/// unit, the same for both); t_ref > 0.
+int course_scene_score(bool correct, double t_ms, double t_ref_ms);
+
+/// The last "Total:" time of the course program's benchmark output
+/// ("Total:   1.2345 ms"), in ms; nullopt when there is none.
+std::optional<double> parse_course_total_ms(const std::string& output);
+
+}  // namespace cr

@@ -1,0 +1,2 @@
+// The lower-case spelling some course years use.
+#include "CycleTimer.h"

@@ -1,0 +1,276 @@
+#include "render/student/process.h"
+
+#include <uv.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace cr::student {
+
+struct ChildProcess::Impl {
+    uv_loop_t loop{};
+    uv_process_t proc{};
+    uv_pipe_t to_child{}, from_child{}, out_pipe{}, err_pipe{};
+    uv_timer_t timer{};
+    bool protocol = false, capture = false;
+    bool exited = false, timer_fired = false, from_eof = false;
+    int out_open = 0;  ///< capture pipes not yet at EOF
+    int64_t exit_status = -1;
+    int signal = 0;
+    int log_fd = -1;
+    std::string output, inbox;
+    bool write_done = false;
+    int write_status = 0;
+    char buffer[65536];
+};
+
+namespace {
+
+using Impl = ChildProcess::Impl;
+
+Impl* impl_of(uv_handle_t* h) { return static_cast<Impl*>(h->data); }
+
+void on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
+    Impl* d = impl_of(h);
+    *buf = uv_buf_init(d->buffer, sizeof d->buffer);
+}
+
+void on_protocol_read(uv_stream_t* s, ssize_t n, const uv_buf_t* buf) {
+    Impl* d = impl_of(reinterpret_cast<uv_handle_t*>(s));
+    if (n > 0) d->inbox.append(buf->base, static_cast<size_t>(n));
+    if (n < 0) {
+        d->from_eof = true;
+        uv_read_stop(s);
+    }
+}
+
+void on_output_read(uv_stream_t* s, ssize_t n, const uv_buf_t* buf) {
+    Impl* d = impl_of(reinterpret_cast<uv_handle_t*>(s));
+    if (n > 0) d->output.append(buf->base, static_cast<size_t>(n));
+    if (n < 0) {
+        --d->out_open;
+        uv_read_stop(s);
+    }
+}
+
+void on_exit(uv_process_t* p, int64_t status, int sig) {
+    Impl* d = impl_of(reinterpret_cast<uv_handle_t*>(p));
+    d->exited = true;
+    d->exit_status = status;
+    d->signal = sig;
+}
+
+void on_timer(uv_timer_t* t) { impl_of(reinterpret_cast<uv_handle_t*>(t))->timer_fired = true; }
+
+void on_write(uv_write_t* req, int status) {
+    Impl* d = static_cast<Impl*>(req->data);
+    d->write_done = true;
+    d->write_status = status;
+}
+
+/// Runs the loop until done() holds, the child is gone (gone()), or the time is up.
+template <class Done, class Gone>
+WaitResult run_until(Impl& d, double timeout_s, Done done, Gone gone) {
+    d.timer_fired = false;
+    uv_timer_start(&d.timer, on_timer, static_cast<uint64_t>(timeout_s * 1000.0 + 0.5), 0);
+    while (!done() && !gone() && !d.timer_fired) uv_run(&d.loop, UV_RUN_ONCE);
+    uv_timer_stop(&d.timer);
+    if (done()) return WaitResult::Ok;
+    return gone() ? WaitResult::Exited : WaitResult::Timeout;
+}
+
+/// A child whose reader is gone makes a write raise SIGPIPE; the harness
+/// wants EPIPE instead (reported as "the worker exited").
+void ignore_sigpipe_once() {
+    static const bool done = [] {
+        struct sigaction sa {};
+        sigaction(SIGPIPE, nullptr, &sa);
+        if (sa.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
+        return true;
+    }();
+    (void)done;
+}
+
+void set_capture(Impl& d, uv_stdio_container_t* stdio) {
+    for (uv_pipe_t* p : {&d.out_pipe, &d.err_pipe}) {
+        uv_pipe_init(&d.loop, p, 0);
+        p->data = &d;
+    }
+    stdio[1].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[1].data.stream = reinterpret_cast<uv_stream_t*>(&d.out_pipe);
+    stdio[2].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[2].data.stream = reinterpret_cast<uv_stream_t*>(&d.err_pipe);
+}
+
+void set_log(Impl& d, uv_stdio_container_t* stdio, const std::string& path) {
+    d.log_fd = open(path.empty() ? "/dev/null" : path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (d.log_fd < 0) throw ProcessError("cannot open the log file '" + path + "': " + std::strerror(errno));
+    for (int i : {1, 2}) {
+        stdio[i].flags = UV_INHERIT_FD;
+        stdio[i].data.fd = d.log_fd;
+    }
+}
+
+void set_protocol(Impl& d, uv_stdio_container_t* stdio) {
+    for (uv_pipe_t* p : {&d.to_child, &d.from_child}) {
+        uv_pipe_init(&d.loop, p, 0);
+        p->data = &d;
+    }
+    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
+    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(&d.to_child);
+    stdio[4].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[4].data.stream = reinterpret_cast<uv_stream_t*>(&d.from_child);
+}
+
+void close_handle(uv_handle_t* h) {
+    if (h->loop && !uv_is_closing(h)) uv_close(h, nullptr);
+}
+
+/// Closes every handle, finishes the loop and the log file.
+void shut_down(Impl& d) {
+    for (uv_handle_t* h : {reinterpret_cast<uv_handle_t*>(&d.proc), reinterpret_cast<uv_handle_t*>(&d.timer),
+                           reinterpret_cast<uv_handle_t*>(&d.to_child), reinterpret_cast<uv_handle_t*>(&d.from_child),
+                           reinterpret_cast<uv_handle_t*>(&d.out_pipe), reinterpret_cast<uv_handle_t*>(&d.err_pipe)})
+        close_handle(h);
+    uv_run(&d.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&d.loop);
+    if (d.log_fd >= 0) close(d.log_fd);
+    d.log_fd = -1;
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(const ProcessOptions& o) : impl_(std::make_unique<Impl>()) {
+    if (o.argv.empty()) throw ProcessError("no program to start");
+    Impl& d = *impl_;
+    d.protocol = o.protocol_pipes;
+    d.capture = o.capture_output;
+    if (d.protocol) ignore_sigpipe_once();
+    uv_loop_init(&d.loop);
+    uv_timer_init(&d.loop, &d.timer);
+    d.timer.data = &d;
+    uv_stdio_container_t stdio[5] = {};
+    stdio[0].flags = UV_IGNORE;
+    if (d.capture) {
+        set_capture(d, stdio);
+    } else {
+        try {
+            set_log(d, stdio, o.log_path);
+        } catch (...) {
+            shut_down(d);
+            throw;
+        }
+    }
+    if (d.protocol) set_protocol(d, stdio);
+    std::vector<char*> args;
+    for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    uv_process_options_t po{};
+    po.exit_cb = on_exit;
+    po.file = args[0];
+    po.args = args.data();
+    po.cwd = o.cwd.empty() ? nullptr : o.cwd.c_str();
+    po.stdio_count = d.protocol ? 5 : 3;
+    po.stdio = stdio;
+    d.proc.data = &d;
+    if (const int e = uv_spawn(&d.loop, &d.proc, &po)) {
+        shut_down(d);
+        throw ProcessError("cannot start '" + o.argv[0] + "': " + uv_strerror(e));
+    }
+    if (d.protocol) uv_read_start(reinterpret_cast<uv_stream_t*>(&d.from_child), on_alloc, on_protocol_read);
+    if (d.capture) {
+        d.out_open = 2;
+        uv_read_start(reinterpret_cast<uv_stream_t*>(&d.out_pipe), on_alloc, on_output_read);
+        uv_read_start(reinterpret_cast<uv_stream_t*>(&d.err_pipe), on_alloc, on_output_read);
+    }
+}
+
+ChildProcess::~ChildProcess() {
+    Impl& d = *impl_;
+    if (!d.exited) kill();
+    shut_down(d);
+}
+
+WaitResult ChildProcess::send(const void* data, size_t n, double timeout_s) {
+    Impl& d = *impl_;
+    if (!d.protocol || d.exited) return WaitResult::Exited;
+    uv_write_t req;
+    req.data = &d;
+    d.write_done = false;
+    uv_buf_t buf = uv_buf_init(static_cast<char*>(const_cast<void*>(data)), static_cast<unsigned>(n));
+    if (uv_write(&req, reinterpret_cast<uv_stream_t*>(&d.to_child), &buf, 1, on_write) != 0) return WaitResult::Exited;
+    const WaitResult r = run_until(d, timeout_s, [&] { return d.write_done; }, [] { return false; });
+    if (r == WaitResult::Timeout) return r;
+    return d.write_status == 0 ? WaitResult::Ok : WaitResult::Exited;
+}
+
+WaitResult ChildProcess::receive(void* data, size_t n, double timeout_s) {
+    Impl& d = *impl_;
+    if (!d.protocol) return WaitResult::Exited;
+    const WaitResult r = run_until(
+        d, timeout_s, [&] { return d.inbox.size() >= n; }, [&] { return d.from_eof; });
+    if (r != WaitResult::Ok) return r;
+    std::memcpy(data, d.inbox.data(), n);
+    d.inbox.erase(0, n);
+    return WaitResult::Ok;
+}
+
+WaitResult ChildProcess::wait(double timeout_s) {
+    Impl& d = *impl_;
+    return run_until(
+        d, timeout_s, [&] { return d.exited && d.out_open <= 0; }, [] { return false; });
+}
+
+void ChildProcess::kill() {
+    Impl& d = *impl_;
+    if (d.exited) return;
+    uv_process_kill(&d.proc, SIGKILL);
+    while (!d.exited) uv_run(&d.loop, UV_RUN_ONCE);
+}
+
+bool ChildProcess::exited() const { return impl_->exited; }
+int ChildProcess::exit_code() const { return static_cast<int>(impl_->exit_status); }
+int ChildProcess::term_signal() const { return impl_->signal; }
+const std::string& ChildProcess::output() const { return impl_->output; }
+
+std::string ChildProcess::describe_exit() const {
+    if (!impl_->exited) return "still running";
+    if (impl_->signal) return "signal " + std::to_string(impl_->signal) + " (" + strsignal(impl_->signal) + ")";
+    return "exit code " + std::to_string(impl_->exit_status);
+}
+
+CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd) {
+    ProcessOptions o;
+    o.argv = argv;
+    o.cwd = cwd;
+    o.capture_output = true;
+    ChildProcess p(o);
+    CapturedRun run;
+    run.timed_out = p.wait(timeout_s) == WaitResult::Timeout;
+    if (run.timed_out) p.kill();
+    run.output = p.output();
+    run.exit_code = p.exit_code();
+    run.term_signal = p.term_signal();
+    run.exit_text = p.describe_exit();
+    return run;
+}
+
+std::string find_on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    if (!path) return "";
+    const std::string all = path;
+    for (size_t pos = 0; pos <= all.size();) {
+        size_t colon = all.find(':', pos);
+        if (colon == std::string::npos) colon = all.size();
+        const std::string dir = all.substr(pos, colon - pos);
+        pos = colon + 1;
+        const std::string full = (dir.empty() ? "." : dir) + "/" + program;
+        if (access(full.c_str(), X_OK) == 0) return full;
+    }
+    return "";
+}
+
+}  // namespace cr::student

@@ -1,0 +1,90 @@
+// The request/reply protocol between the harness (render, the GUI) and the
+// student-renderer worker process. Requests go to the worker's fd 3, replies
+// come from its fd 4: a fixed-size header, then `text_bytes` bytes of text.
+// Scenes and images travel through a SharedRegion whose name is the text.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "render/core/circles.h"
+
+namespace cr::student {
+
+constexpr uint32_t kProtocolMagic = 0x43525354;  // "CRST"
+
+/// What the harness asks the worker to do.
+enum class Op : uint32_t {
+    Load = 1,     ///< text: path of the student's shared library to dlopen
+    Setup = 2,    ///< text: region holding the scene; new renderer, allocOutputImage, loadScene, setup
+    Clear = 3,    ///< clearImage()
+    Advance = 4,  ///< advanceAnimation()
+    Render = 5,   ///< render()
+    Image = 6,    ///< text: region of width*height*16 bytes for getImage()'s pixels
+    Quit = 7,     ///< delete the renderer and exit
+};
+
+/// The student's calls, named in reports ("in render(), frame 3").
+enum class Call : int32_t {
+    None = 0,
+    LoadLibrary,
+    Constructor,
+    AllocOutputImage,
+    LoadScene,
+    Setup,
+    ClearImage,
+    AdvanceAnimation,
+    Render,
+    GetImage,
+    Destructor,
+};
+
+/// "render()", "the CudaRenderer constructor", ...
+const char* call_name(Call c);
+
+/// How a request ended.
+enum class Status : int32_t {
+    Ok = 0,
+    CudaError = 1,  ///< text: the CUDA error string
+    Failed = 2,     ///< text: an exception's what() or another reason
+    BadImage = 3,   ///< getImage() gave no image or one of another size (reply's width/height)
+};
+
+struct Request {
+    uint32_t magic = kProtocolMagic;
+    Op op = Op::Quit;
+    int32_t width = 0, height = 0;  ///< Setup, Image: the image size asked for
+    uint64_t region_bytes = 0;      ///< size of the region named in the text
+    uint32_t text_bytes = 0;
+    uint32_t pad = 0;
+};
+
+struct Reply {
+    uint32_t magic = kProtocolMagic;
+    Status status = Status::Ok;
+    Call call = Call::None;         ///< the student's call that failed (or ran)
+    int32_t width = 0, height = 0;  ///< Image: the size of the student's image
+    double ms = 0;                  ///< the call's host time incl. cudaDeviceSynchronize (course method)
+    uint32_t text_bytes = 0;
+    uint32_t pad = 0;
+};
+
+/// The course's SceneName value (0..13) a scene is given to the student's
+/// renderer as: its own for a course scene; for other scenes the closest
+/// course behaviour (snow shading: SNOWFLAKES_SINGLE_FRAME, 9; rand10M:
+/// CIRCLE_TEST_1M, 12; anything else: CIRCLE_TEST_10K, 2).
+int course_scene_value(const Scene& scene);
+
+/// Our scene name of a course SceneName value ("" when out of range).
+std::string course_scene_name(int value);
+
+/// Bytes a scene of `count` circles needs in a region.
+size_t scene_region_bytes(size_t count);
+/// Writes the scene (its circles, name, seed, shade, motion) at `region`.
+void write_scene(void* region, const Scene& scene);
+/// Reads a scene written by write_scene. Throws std::runtime_error when the
+/// region does not hold one (or is too small for it).
+Scene read_scene(const void* region, size_t region_bytes);
+
+}  // namespace cr::student

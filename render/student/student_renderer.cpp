@@ -1,0 +1,169 @@
+#include "render/student/student_renderer.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <cstring>
+#include <fstream>
+
+#include "render/core/numbers.h"
+#include "render/student/process.h"
+#include "render/student/shared_region.h"
+
+namespace fs = std::filesystem;
+
+namespace cr::student {
+
+/// The worker process and the shared memory it reads the scene from, writes
+/// images to, and marks the student's call in progress in (for crash reports).
+struct StudentRenderer::Worker {
+    Worker(SharedRegion status_region, const ProcessOptions& o) : status(std::move(status_region)), process(o) {}
+    /// The student's call in progress (a Call value), written by the worker.
+    Call current_call() const { return static_cast<Call>(*static_cast<volatile int32_t*>(status.data())); }
+    SharedRegion status;
+    ChildProcess process;
+    SharedRegion scene, image;
+};
+
+namespace {
+
+constexpr double kSendTimeout = 10;
+
+std::string frame_text(Call call, int frame) {
+    if (frame < 0) return std::string(call_name(call));
+    return std::string(call_name(call)) + ", frame " + std::to_string(frame);
+}
+
+bool executable(const std::string& p) { return !p.empty() && access(p.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+std::string find_worker() {
+    const char* name = "render-student-worker";
+    if (const char* env = std::getenv("CR_STUDENT_WORKER"))
+        if (executable(env)) return env;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (fs::path dir = self.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+            if (executable((dir / name).string())) return (dir / name).string();
+            if (dir == self.parent_path().parent_path().parent_path() || dir == dir.root_path()) break;
+        }
+#ifdef CR_STUDENT_WORKER_PATH
+    if (executable(CR_STUDENT_WORKER_PATH)) return CR_STUDENT_WORKER_PATH;
+#endif
+    return "";
+}
+
+StudentRenderer::StudentRenderer(StudentOptions options) : options_(std::move(options)) {
+    if (options_.worker.empty()) options_.worker = find_worker();
+    if (options_.worker.empty())
+        throw std::runtime_error("render-student-worker was not found beside this program (set CR_STUDENT_WORKER)");
+    if (options_.log_path.empty()) options_.log_path = (fs::path(options_.library).parent_path() / "student.log").string();
+    std::ofstream(options_.log_path, std::ios::trunc);  // a fresh log for this run
+}
+
+StudentRenderer::~StudentRenderer() {
+    if (!worker_) return;
+    Request q;
+    q.op = Op::Quit;
+    if (worker_->process.send(&q, sizeof q, 2) == WaitResult::Ok) worker_->process.wait(5);
+}
+
+void StudentRenderer::restart() { worker_.reset(); }
+
+void StudentRenderer::fail(const std::string& what, Call c, int frame) {
+    worker_.reset();  // kills the worker: its CUDA context may be broken
+    throw StudentFault("student renderer: " + what, c, frame);
+}
+
+void StudentRenderer::start_worker() {
+    SharedRegion status = SharedRegion::create(sizeof(int32_t));
+    ProcessOptions o;
+    o.argv = {options_.worker, status.name()};
+    o.log_path = options_.log_path;
+    o.protocol_pipes = true;
+    worker_ = std::make_unique<Worker>(std::move(status), o);
+    call(Op::Load, Call::LoadLibrary, -1, options_.library);
+}
+
+Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes) {
+    if (!worker_) start_worker();
+    ChildProcess& p = worker_->process;
+    Request r;
+    r.op = op;
+    r.width = width_;
+    r.height = height_;
+    r.region_bytes = region_bytes;
+    r.text_bytes = static_cast<uint32_t>(text.size());
+    const std::string bytes = std::string(reinterpret_cast<const char*>(&r), sizeof r) + text;
+    Reply reply;
+    WaitResult w = p.send(bytes.data(), bytes.size(), kSendTimeout);
+    if (w == WaitResult::Ok) w = p.receive(&reply, sizeof reply, options_.call_timeout_s);
+    std::string message(w == WaitResult::Ok ? reply.text_bytes : 0, '\0');
+    if (w == WaitResult::Ok && !message.empty()) w = p.receive(message.data(), message.size(), kSendTimeout);
+    if (w == WaitResult::Timeout) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%g", options_.call_timeout_s);
+        fail(std::string(call_name(c)) + " did not return within " + secs + " s (" + frame_text(c, frame) +
+                 "); the worker was stopped",
+             c, frame);
+    }
+    if (w == WaitResult::Exited) {
+        p.wait(5);
+        const Call in = worker_->current_call() == Call::None ? c : worker_->current_call();
+        fail("crashed (" + p.describe_exit() + ") in " + frame_text(in, frame), in, frame);
+    }
+    if (reply.status == Status::CudaError)
+        fail("'" + message + "' in " + frame_text(reply.call, frame), reply.call, frame);
+    if (reply.status == Status::Failed) fail(frame_text(reply.call, frame) + ": " + message, reply.call, frame);
+    if (reply.status == Status::BadImage) {
+        if (!message.empty()) fail(message + " (" + frame_text(c, frame) + ")", c, frame);
+        fail("getImage() returned a " + std::to_string(reply.width) + "x" + std::to_string(reply.height) +
+                 " image, expected " + std::to_string(width_) + "x" + std::to_string(height_) + " (" +
+                 frame_text(c, frame) + ")",
+             c, frame);
+    }
+    return reply;
+}
+
+void StudentRenderer::setup(const Scene& scene, int width, int height) {
+    if (!valid_image_size(width, height))
+        throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
+                                    " in each dimension");
+    width_ = width;
+    height_ = height;
+    frame_ = 0;
+    if (!worker_) start_worker();
+    const size_t scene_bytes = scene_region_bytes(scene.count());
+    if (worker_->scene.size() < scene_bytes) worker_->scene = SharedRegion::create(scene_bytes);
+    write_scene(worker_->scene.data(), scene);
+    const size_t image_bytes = size_t(width) * height * 4 * sizeof(float);
+    if (worker_->image.size() != image_bytes) worker_->image = SharedRegion::create(image_bytes);
+    setup_ms_ = call(Op::Setup, Call::Setup, -1, worker_->scene.name(), worker_->scene.size()).ms;
+    clear_ms_ = advance_ms_ = render_ms_ = 0;
+}
+
+void StudentRenderer::clear() { clear_ms_ = call(Op::Clear, Call::ClearImage, frame_).ms; }
+
+void StudentRenderer::advance() {
+    advance_ms_ = call(Op::Advance, Call::AdvanceAnimation, frame_).ms;
+    ++frame_;
+}
+
+void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms; }
+
+const Image& StudentRenderer::image() {
+    if (!worker_) throw std::runtime_error("student renderer: no image (the renderer is not set up)");
+    call(Op::Image, Call::GetImage, frame_ > 0 ? frame_ - 1 : 0, worker_->image.name(), worker_->image.size());
+    if (image_.width != width_ || image_.height != height_) image_ = Image(width_, height_);
+    std::memcpy(image_.data.data(), worker_->image.data(), image_.data.size() * sizeof(float));
+    return image_;
+}
+
+std::vector<StageTime> StudentRenderer::timings() {
+    return {{"clear", "Clear", clear_ms_}, {"advance", "Advance", advance_ms_}, {"render", "Render", render_ms_}};
+}
+
+}  // namespace cr::student

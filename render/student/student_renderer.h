@@ -1,0 +1,77 @@
+// A student's course-format renderer as a renderer of the project ("student").
+//
+// The student's library runs in a worker process (render-student-worker):
+// every call is a request over a pipe, images come back through shared
+// memory, and a crash, a hang, a CUDA error or an image of the wrong size is
+// reported as a StudentFault naming the call and the frame, without harm to
+// this process or its CUDA context. Timings follow the course's method: the
+// host clock around each call, each followed by cudaDeviceSynchronize()
+// (Clear, Advance, Render).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "render/core/renderer.h"
+#include "render/student/protocol.h"
+
+namespace cr::student {
+
+/// How a student renderer runs.
+struct StudentOptions {
+    std::string library;          ///< libstudent.so (build_student)
+    std::string worker;           ///< render-student-worker ("" = find_worker())
+    std::string log_path;         ///< where the student's prints go ("" = beside the library)
+    double call_timeout_s = 30;   ///< a call that takes longer is a hang
+};
+
+/// What went wrong in the student's code (exit code 5): what() is the whole
+/// sentence, e.g. "student renderer: 'an illegal memory access was
+/// encountered' in render(), frame 0".
+struct StudentFault : std::runtime_error {
+    StudentFault(const std::string& what, Call call, int frame) : std::runtime_error(what), call(call), frame(frame) {}
+    Call call;
+    int frame;  ///< the frame the call belonged to (-1: setup)
+};
+
+/// The worker executable: $CR_STUDENT_WORKER, else beside this program (or
+/// one or two folders up), else where the build put it. "" when not found.
+std::string find_worker();
+
+/// The `student` renderer (see file comment). The worker starts at the first
+/// setup() and again after a fault.
+class StudentRenderer final : public Renderer {
+public:
+    explicit StudentRenderer(StudentOptions options);
+    ~StudentRenderer() override;
+
+    std::string name() const override { return "student"; }
+    void setup(const Scene& scene, int width, int height) override;
+    void clear() override;
+    void advance() override;
+    void render() override;
+    const Image& image() override;
+    std::vector<StageTime> timings() override;
+    int frame() const override { return frame_; }
+
+    /// Where the student's own output (printf, std::cout) goes.
+    const std::string& log_path() const { return options_.log_path; }
+    /// The time setup() took (constructor, allocOutputImage, loadScene, setup), ms.
+    double setup_ms() const { return setup_ms_; }
+    /// Stops the worker; the next setup() starts a fresh one.
+    void restart();
+
+private:
+    struct Worker;
+    Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0);
+    [[noreturn]] void fail(const std::string& what, Call call, int frame);
+    void start_worker();
+
+    StudentOptions options_;
+    std::unique_ptr<Worker> worker_;
+    Image image_;
+    int width_ = 0, height_ = 0, frame_ = 0;
+    double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0, setup_ms_ = 0;
+};
+
+}  // namespace cr::student

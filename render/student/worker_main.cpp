@@ -1,0 +1,231 @@
+// render-student-worker: runs a student's course-format renderer for the
+// harness, in a process of its own, so that its crash, hang or CUDA error
+// cannot take the harness or the harness's CUDA context down.
+//
+// Requests arrive on fd 3 and replies leave on fd 4 (render/student/protocol.h);
+// standard output and error (the student's own prints) go to the log file the
+// harness opened for us. Every student call is timed the course's way: host
+// clock around the call and a cudaDeviceSynchronize() (inside the student's
+// library, through the entry shim's cr_student_sync, so it is the student's
+// own CUDA runtime that is synchronized and asked for errors).
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "render/student/course/circleRenderer.h"
+#include "render/student/course/image.h"
+#include "render/student/course_context.h"
+#include "render/student/protocol.h"
+#include "render/student/shared_region.h"
+
+namespace cr::student {
+namespace {
+
+using CreateFn = CircleRenderer* (*)();
+using DestroyFn = void (*)(CircleRenderer*);
+using SyncFn = int (*)(char*, int);
+
+bool read_exact(int fd, void* data, size_t n) {
+    char* p = static_cast<char*>(data);
+    while (n > 0) {
+        const ssize_t got = read(fd, p, n);
+        if (got <= 0) return false;
+        p += got;
+        n -= static_cast<size_t>(got);
+    }
+    return true;
+}
+
+bool write_exact(int fd, const void* data, size_t n) {
+    const char* p = static_cast<const char*>(data);
+    while (n > 0) {
+        const ssize_t put = write(fd, p, n);
+        if (put <= 0) return false;
+        p += put;
+        n -= static_cast<size_t>(put);
+    }
+    return true;
+}
+
+class Worker {
+public:
+    /// status_region: where the harness reads the call in progress after a crash ("" = none).
+    explicit Worker(const std::string& status_region) {
+        if (!status_region.empty()) status_ = SharedRegion::open(status_region, sizeof(int32_t));
+    }
+
+    int serve() {
+        Request req;
+        std::string text;
+        while (read_request(req, text)) {
+            if (req.op == Op::Quit) {
+                destroy_renderer();
+                send(Status::Ok, Call::Destructor, 0, text);
+                return 0;
+            }
+            dispatch(req, text);
+        }
+        return 0;  // the harness went away
+    }
+
+private:
+    bool read_request(Request& req, std::string& text) {
+        if (!read_exact(kIn, &req, sizeof req) || req.magic != kProtocolMagic) return false;
+        text.assign(req.text_bytes, '\0');
+        return req.text_bytes == 0 || read_exact(kIn, text.data(), req.text_bytes);
+    }
+
+    void send(Status status, Call call, double ms, const std::string& text, int w = 0, int h = 0) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        Reply r;
+        r.status = status;
+        r.call = call;
+        r.ms = ms;
+        r.width = w;
+        r.height = h;
+        r.text_bytes = static_cast<uint32_t>(text.size());
+        if (!write_exact(kOut, &r, sizeof r) || !write_exact(kOut, text.data(), text.size())) _exit(3);
+    }
+
+    void dispatch(const Request& req, const std::string& text) {
+        switch (req.op) {
+            case Op::Load: load(text); break;
+            case Op::Setup: setup(req, text); break;
+            case Op::Clear: frame_call(Call::ClearImage, [this] { renderer_->clearImage(); }); break;
+            case Op::Advance: frame_call(Call::AdvanceAnimation, [this] { renderer_->advanceAnimation(); }); break;
+            case Op::Render: frame_call(Call::Render, [this] { renderer_->render(); }); break;
+            case Op::Image: image(req, text); break;
+            default: send(Status::Failed, Call::None, 0, "unknown request"); break;
+        }
+    }
+
+    /// Runs one student call, then synchronizes; false (reply sent) on failure.
+    void mark(Call call) {
+        if (status_.valid()) *static_cast<volatile int32_t*>(status_.data()) = static_cast<int32_t>(call);
+    }
+
+    template <class F>
+    bool run_call(Call call, F&& fn, double& ms) {
+        mark(call);
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            fn();
+        } catch (const std::exception& e) {
+            send(Status::Failed, call, 0, std::string("threw an exception: ") + e.what());
+            return false;
+        } catch (...) {
+            send(Status::Failed, call, 0, "threw an exception that is not a std::exception");
+            return false;
+        }
+        char message[512] = {0};
+        const int err = sync_(message, sizeof message);
+        ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        mark(Call::None);
+        if (err != 0) {
+            send(Status::CudaError, call, ms, message);
+            return false;
+        }
+        return true;
+    }
+
+    void load(const std::string& path) {
+        lib_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib_) return send(Status::Failed, Call::LoadLibrary, 0, dlerror());
+        create_ = reinterpret_cast<CreateFn>(dlsym(lib_, "cr_student_create"));
+        destroy_ = reinterpret_cast<DestroyFn>(dlsym(lib_, "cr_student_destroy"));
+        sync_ = reinterpret_cast<SyncFn>(dlsym(lib_, "cr_student_sync"));
+        if (!create_ || !destroy_ || !sync_)
+            return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
+        send(Status::Ok, Call::LoadLibrary, 0, "");
+    }
+
+    void destroy_renderer() {
+        mark(Call::Destructor);
+        if (renderer_) destroy_(renderer_);
+        renderer_ = nullptr;
+        mark(Call::None);
+    }
+
+    void setup(const Request& req, const std::string& region_name) {
+        if (!create_) return send(Status::Failed, Call::LoadLibrary, 0, "no library loaded");
+        Scene scene;
+        try {
+            scene = read_scene(SharedRegion::open(region_name, req.region_bytes).data(), req.region_bytes);
+        } catch (const std::exception& e) {
+            return send(Status::Failed, Call::None, 0, e.what());
+        }
+        const int value = course_scene_value(scene);
+        const int seed = static_cast<int>(scene.seed);
+        course_context().scene = std::move(scene);
+        course_context().has_scene = true;
+        std::fprintf(stderr, "--- harness: setup %dx%d, scene %s (SceneName %d), seed %d\n", req.width, req.height,
+                     course_context().scene.name.c_str(), value, seed);
+        destroy_renderer();
+        double ms = 0, total = 0;
+        if (!run_call(Call::Constructor, [this] { renderer_ = create_(); }, ms)) return;
+        total += ms;
+        if (!run_call(Call::AllocOutputImage, [&] { renderer_->allocOutputImage(req.width, req.height); }, ms)) return;
+        total += ms;
+        if (!run_call(Call::LoadScene, [&] { renderer_->loadScene(static_cast<SceneName>(value), seed); }, ms)) return;
+        total += ms;
+        if (!run_call(Call::Setup, [this] { renderer_->setup(); }, ms)) return;
+        send(Status::Ok, Call::Setup, total + ms, "");
+    }
+
+    template <class F>
+    void frame_call(Call call, F&& fn) {
+        if (!renderer_) return send(Status::Failed, call, 0, "no renderer set up");
+        double ms = 0;
+        if (run_call(call, fn, ms)) send(Status::Ok, call, ms, "");
+    }
+
+    void image(const Request& req, const std::string& region_name) {
+        if (!renderer_) return send(Status::Failed, Call::GetImage, 0, "no renderer set up");
+        const Image* img = nullptr;
+        double ms = 0;
+        if (!run_call(Call::GetImage, [&] { img = renderer_->getImage(); }, ms)) return;
+        if (!img || !img->data) return send(Status::BadImage, Call::GetImage, ms, "getImage() returned no image");
+        if (img->width != req.width || img->height != req.height)
+            return send(Status::BadImage, Call::GetImage, ms, "", img->width, img->height);
+        const size_t bytes = size_t(img->width) * img->height * 4 * sizeof(float);
+        try {
+            if (image_region_.name() != region_name) image_region_ = SharedRegion::open(region_name, req.region_bytes);
+            if (image_region_.size() < bytes) throw std::runtime_error("image region too small");
+            std::memcpy(image_region_.data(), img->data, bytes);
+        } catch (const std::exception& e) {
+            return send(Status::Failed, Call::None, ms, e.what());
+        }
+        send(Status::Ok, Call::GetImage, ms, "", img->width, img->height);
+    }
+
+    static constexpr int kIn = 3, kOut = 4;
+    void* lib_ = nullptr;
+    CreateFn create_ = nullptr;
+    DestroyFn destroy_ = nullptr;
+    SyncFn sync_ = nullptr;
+    CircleRenderer* renderer_ = nullptr;
+    SharedRegion image_region_, status_;
+};
+
+}  // namespace
+}  // namespace cr::student
+
+int main(int argc, char** argv) {
+    // The student's prints reach the log line by line, also before a crash.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    std::setvbuf(stderr, nullptr, _IONBF, 0);
+    try {
+        cr::student::Worker worker(argc > 1 ? argv[1] : "");
+        return worker.serve();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "render-student-worker: %s\n", e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,116 @@
+// The student harness on a GPU (label `gpu`; skipped where no CUDA device
+// exists): the fixtures of tests/students/ built and run in the worker,
+// against cpuref, with their faults reported and this process unharmed.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "render/compare.h"
+#include "render/frame_loop.h"
+#include "render/renderer_factory.h"
+#include "render/student/student_build.h"
+#include "render/student/student_renderer.h"
+#include "scenes/scene.h"
+
+namespace cr {
+namespace {
+
+#define REQUIRE_GPU()                                            \
+    do {                                                         \
+        std::string why_;                                        \
+        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+
+std::unique_ptr<student::StudentRenderer> fixture_renderer(const std::string& name, double timeout_s = 30) {
+    student::BuildOptions bo;
+    bo.dir = std::string(CR_FIXTURES_DIR) + "/" + name;
+    bo.cache_root = std::string(CR_FIXTURES_DIR) + "/../student-cache";
+    student::StudentOptions so;
+    so.library = student::build_student(bo).library;
+    so.call_timeout_s = timeout_s;
+    return std::make_unique<student::StudentRenderer>(so);
+}
+
+Image cpuref_image(const Scene& s, int w, int h, int frames) {
+    auto ref = make_renderer("cpuref");
+    return render_last_frame(*ref, s, w, h, frames);
+}
+
+void expect_matches_cpuref(Renderer& r, const Scene& s, int w, int h, int frames) {
+    const Image img = render_frames(r, s, w, h, frames);
+    const CompareStats st = compare_images(img, cpuref_image(s, w, h, frames));
+    EXPECT_TRUE(st.pass) << s.name << " " << w << "x" << h << " frames " << frames << ": " << describe(st);
+}
+
+TEST(GpuStudent, CorrectFixtureMatchesCpurefOnEveryScene) {
+    REQUIRE_GPU();
+    auto r = fixture_renderer("correct");
+    for (const char* scene : {"rgb", "rgby", "rand10k", "rand100k", "rand1M", "biglittle", "littlebig", "pattern",
+                              "micro2M", "bouncingballs", "fireworks", "hypnosis", "snow", "snowsingle"})
+        expect_matches_cpuref(*r, make_scene(scene, 0), 256, 256, 1);
+}
+
+TEST(GpuStudent, CorrectFixtureAnimatesAndHandlesOddSizes) {
+    REQUIRE_GPU();
+    auto r = fixture_renderer("correct");
+    expect_matches_cpuref(*r, make_scene("bouncingballs", 0), 128, 128, 60);
+    expect_matches_cpuref(*r, make_scene("fireworks", 0), 128, 128, 45);
+    expect_matches_cpuref(*r, make_scene("hypnosis", 0), 128, 128, 30);
+    expect_matches_cpuref(*r, make_scene("snow", 0), 256, 256, 300);
+    expect_matches_cpuref(*r, make_scene("rand10k", 7), 257, 129, 1);
+    expect_matches_cpuref(*r, make_scene("rand10k", 7), 1000, 600, 1);
+    expect_matches_cpuref(*r, make_scene("rgb", 0), 1, 1, 1);
+}
+
+TEST(GpuStudent, VariantsThatMustRenderCorrectly) {
+    REQUIRE_GPU();
+    for (const char* name : {"define_uint", "no_scan_block_dim"}) {
+        SCOPED_TRACE(name);
+        auto r = fixture_renderer(name);
+        expect_matches_cpuref(*r, make_scene("rgb", 0), 256, 256, 1);
+        expect_matches_cpuref(*r, make_scene("rand10k", 0), 512, 512, 1);
+    }
+}
+
+TEST(GpuStudent, RacyFixtureFailsAndChangesBetweenRuns) {
+    REQUIRE_GPU();
+    auto r = fixture_renderer("racy");
+    const Scene s = make_scene("rand10k", 0);
+    const Image first = render_frames(*r, s, 512, 512, 1);
+    const CompareStats st = compare_images(first, cpuref_image(s, 512, 512, 1));
+    EXPECT_FALSE(st.pass) << describe(st);
+    const RepeatCheck rc = rerender_compare(*r, first, 5);
+    EXPECT_GT(rc.differing_runs, 0) << "the racy renderer drew the same image 5 times";
+}
+
+TEST(GpuStudent, OutOfBoundsIsReportedAndTiledStillRuns) {
+    REQUIRE_GPU();
+    auto r = fixture_renderer("out_of_bounds");
+    try {
+        render_frames(*r, make_scene("rgb", 0), 256, 256, 1);
+        FAIL() << "no fault reported";
+    } catch (const student::StudentFault& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("an illegal memory access was encountered"), std::string::npos) << what;
+        EXPECT_NE(what.find("in render(), frame 0"), std::string::npos) << what;
+    }
+    auto tiled = make_renderer("tiled");
+    const Scene s = make_scene("rand10k", 0);
+    EXPECT_TRUE(compare_images(render_frames(*tiled, s, 256, 256, 1), cpuref_image(s, 256, 256, 1)).pass);
+}
+
+TEST(GpuStudent, HangIsReportedAfterTheTimeLimit) {
+    REQUIRE_GPU();
+    auto r = fixture_renderer("hang", 3);
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        render_frames(*r, make_scene("rgb", 0), 64, 64, 1);
+        FAIL() << "no fault reported";
+    } catch (const student::StudentFault& e) {
+        EXPECT_NE(std::string(e.what()).find("did not return within 3 s"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
+}
+
+}  // namespace
+}  // namespace cr

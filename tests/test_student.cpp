@@ -1,0 +1,194 @@
+// The student harness without a GPU: processes and their time limits, the
+// protocol's scene transfer, compiler-path mapping, and building the fixtures
+// in tests/students/ with nvcc (skipped, not passed, where nvcc is missing).
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "render/student/process.h"
+#include "render/student/protocol.h"
+#include "render/student/student_build.h"
+#include "scenes/scene.h"
+
+namespace fs = std::filesystem;
+using namespace cr::student;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(CR_FIXTURES_DIR) + "/" + name; }
+
+/// Builds go to the build tree's cache, not the user's.
+BuildOptions fixture_build(const std::string& name) {
+    BuildOptions o;
+    o.dir = fixture(name);
+    o.cache_root = std::string(CR_FIXTURES_DIR) + "/../student-cache";
+    return o;
+}
+
+#define REQUIRE_NVCC()                                                      \
+    do {                                                                    \
+        if (find_nvcc().empty()) GTEST_SKIP() << "no nvcc on this machine"; \
+    } while (0)
+
+TEST(ChildProcess, CapturesOutputAndExitCode) {
+    const CapturedRun r = run_captured({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.output.find("out\n"), std::string::npos);
+    EXPECT_NE(r.output.find("err\n"), std::string::npos);
+    EXPECT_EQ(r.exit_text, "exit code 3");
+}
+
+TEST(ChildProcess, TimeLimitKillsTheChild) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CapturedRun r = run_captured({"/bin/sleep", "20"}, 0.3);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(r.timed_out);
+    EXPECT_EQ(r.term_signal, 9);
+    EXPECT_LT(s, 5.0);
+}
+
+TEST(ChildProcess, MissingProgramIsAClearError) {
+    try {
+        run_captured({"/nonexistent/nvcc"}, 5);
+        FAIL() << "started a program that does not exist";
+    } catch (const ProcessError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/nvcc"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ChildProcess, ProtocolPipesEchoAndReportACrash) {
+    ProcessOptions o;
+    o.argv = {"/bin/sh", "-c", "head -c 5 <&3 >&4; kill -SEGV $$"};
+    o.protocol_pipes = true;
+    ChildProcess p(o);
+    ASSERT_EQ(p.send("hello", 5, 5), WaitResult::Ok);
+    char back[6] = {0};
+    ASSERT_EQ(p.receive(back, 5, 5), WaitResult::Ok);
+    EXPECT_STREQ(back, "hello");
+    char more[1];
+    EXPECT_EQ(p.receive(more, 1, 5), WaitResult::Exited);
+    p.wait(5);
+    EXPECT_EQ(p.term_signal(), 11);
+    EXPECT_EQ(p.describe_exit().rfind("signal 11", 0), 0u) << p.describe_exit();
+}
+
+TEST(ChildProcess, ReceiveTimesOutOnASilentChild) {
+    ProcessOptions o;
+    o.argv = {"/bin/sleep", "20"};
+    o.protocol_pipes = true;
+    ChildProcess p(o);
+    char c;
+    EXPECT_EQ(p.receive(&c, 1, 0.2), WaitResult::Timeout);
+}  // the destructor kills and reaps the child
+
+TEST(Protocol, SceneSurvivesTheSharedRegion) {
+    cr::Scene s = cr::make_scene("fireworks", 3);
+    std::vector<char> region(scene_region_bytes(s.count()));
+    write_scene(region.data(), s);
+    const cr::Scene t = read_scene(region.data(), region.size());
+    EXPECT_EQ(t.name, "fireworks");
+    EXPECT_EQ(t.seed, 3u);
+    EXPECT_EQ(t.motion, cr::Motion::Fireworks);
+    ASSERT_EQ(t.count(), 315u);
+    EXPECT_EQ(t.x, s.x);
+    EXPECT_EQ(t.vy, s.vy);
+    EXPECT_EQ(t.b, s.b);
+    EXPECT_EQ(t.aux_y, s.aux_y);
+    EXPECT_THROW(read_scene(region.data(), 16), std::runtime_error);
+}
+
+TEST(Protocol, CourseSceneValues) {
+    EXPECT_EQ(course_scene_value(cr::make_scene("rgb")), 0);
+    EXPECT_EQ(course_scene_value(cr::make_scene("snow")), 5);
+    EXPECT_EQ(course_scene_value(cr::make_scene("micro2M")), 13);
+    cr::Scene file;
+    file.name = "my.txt";
+    EXPECT_EQ(course_scene_value(file), 2);  // a flat still scene of one's own: CIRCLE_TEST_10K
+    file.shade = cr::ShadeMode::Snow;
+    EXPECT_EQ(course_scene_value(file), 9);  // snow shading: SNOWFLAKES_SINGLE_FRAME
+    EXPECT_EQ(course_scene_name(9), "snowsingle");
+    EXPECT_EQ(course_scene_name(14), "");
+}
+
+TEST(StudentBuild, CompilerPathsPointAtTheStudentsFiles) {
+    const std::string out =
+        "/c/tmp-1/src/cudaRenderer.cu(42): error: identifier \"x\" is undefined\n"
+        "/c/tmp-1/src/exclusiveScan.cu_inl:7:3: warning: unused\n";
+    const std::string mapped = map_compiler_paths(out, "/c/tmp-1/src", "/home/s/render", {"cudaRenderer.cu"});
+    EXPECT_EQ(mapped,
+              "/home/s/render/cudaRenderer.cu(42): error: identifier \"x\" is undefined\n"
+              "course/exclusiveScan.cu_inl:7:3: warning: unused\n");
+}
+
+TEST(StudentBuild, NotACourseFolderIsRefused) {
+    BuildOptions o;
+    o.dir = "/nonexistent/render";
+    EXPECT_THROW(build_student(o), std::invalid_argument);
+    o.dir = fixture("correct/..");  // a folder without cudaRenderer.cu
+    EXPECT_THROW(build_student(o), std::invalid_argument);
+}
+
+TEST(StudentBuild, NoArchFlagsWithoutAGpu) {
+    if (access("/usr/bin/nvidia-smi", X_OK) == 0) GTEST_SKIP() << "this machine has nvidia-smi";
+    EXPECT_EQ(default_arch_flags(),
+              "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 "
+              "-gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 "
+              "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90");
+}
+
+TEST(StudentBuild, EveryGoodFixtureBuildsAndIsCached) {
+    REQUIRE_NVCC();
+    for (const char* name : {"correct", "racy", "out_of_bounds", "hang", "define_uint", "no_scan_block_dim"}) {
+        SCOPED_TRACE(name);
+        BuildResult first;
+        try {
+            first = build_student(fixture_build(name));
+        } catch (const BuildError& e) {
+            FAIL() << e.what() << "\n" << e.messages;
+        }
+        EXPECT_TRUE(fs::exists(first.library));
+        EXPECT_NE(std::find(first.sources.begin(), first.sources.end(), "cudaRenderer.cu"), first.sources.end());
+        const auto t0 = std::chrono::steady_clock::now();
+        const BuildResult again = build_student(fixture_build(name));
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        EXPECT_TRUE(again.cached);
+        EXPECT_EQ(again.library, first.library);
+        EXPECT_LT(s, 2.0) << "a cached build should start at once";
+    }
+}
+
+TEST(StudentBuild, CompileErrorNamesTheStudentsFileAndLine) {
+    REQUIRE_NVCC();
+    try {
+        build_student(fixture_build("compile_error"));
+        FAIL() << "the compile_error fixture built";
+    } catch (const BuildError& e) {
+        const std::string want = fixture("compile_error") + "/fixture_kernels.cu_inl(6): error";
+        EXPECT_NE(e.messages.find(want), std::string::npos) << e.messages;
+        EXPECT_NE(e.messages.find("pixelShade"), std::string::npos) << e.messages;
+        EXPECT_EQ(e.messages.find("/src/"), std::string::npos) << "cache paths leak: " << e.messages;
+    }
+}
+
+TEST(StudentBuild, FrameworkCopiesInTheFolderAreIgnored) {
+    REQUIRE_NVCC();
+    const fs::path dir = fs::path(CR_FIXTURES_DIR) / "../student-framework-copy";
+    fs::remove_all(dir);
+    fs::copy(fixture("no_scan_block_dim"), dir);
+    std::ofstream(dir / "circleRenderer.h") << "#error the harness must use its own circleRenderer.h\n";
+    std::ofstream(dir / "main.cpp") << "#error and must not compile the course's main.cpp\n";
+    BuildOptions o = fixture_build("no_scan_block_dim");
+    o.dir = dir.string();
+    const BuildResult r = build_student(o);
+    EXPECT_EQ(r.ignored, (std::vector<std::string>{"circleRenderer.h", "main.cpp"}));
+    EXPECT_TRUE(fs::exists(r.library));
+}
+
+}  // namespace
