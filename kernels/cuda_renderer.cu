@@ -6,6 +6,7 @@
 // this file only orders them. The image stays on the device until image().
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda_profiler_api.h>
 
 #include <dlfcn.h>
 
@@ -115,6 +116,10 @@ public:
     std::vector<StageTime> timings() override { return timeline_.read(); }
     int frame() const override { return frame_; }
     void synchronize() override { CR_CUDA(cudaStreamSynchronize(stream_.get())); }
+    void profiler_range(bool on) override {
+        synchronize();
+        CR_CUDA(on ? cudaProfilerStart() : cudaProfilerStop());
+    }
     GpuImage gpu_image() override { return {reinterpret_cast<const float*>(image_.get()), stream_.get()}; }
     size_t peak_device_bytes() const override { return tally_.peak; }
     bool is_incorrect_by_design() const override { return kind_ == KernelKind::Unordered; }

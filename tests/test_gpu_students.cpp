@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
@@ -15,6 +16,12 @@
 namespace cr {
 namespace {
 
+/// The assembled fixtures: $CR_FIXTURES_DIR (e.g. on another machine), else the build tree's.
+std::string fixture_root() {
+    const char* env = std::getenv("CR_FIXTURES_DIR");
+    return env ? env : CR_FIXTURES_DIR;
+}
+
 #define REQUIRE_GPU()                                            \
     do {                                                         \
         std::string why_;                                        \
@@ -23,8 +30,8 @@ namespace {
 
 std::unique_ptr<student::StudentRenderer> fixture_renderer(const std::string& name, double timeout_s = 30) {
     student::BuildOptions bo;
-    bo.dir = std::string(CR_FIXTURES_DIR) + "/" + name;
-    bo.cache_root = std::string(CR_FIXTURES_DIR) + "/../student-cache";
+    bo.dir = fixture_root() + "/" + name;
+    bo.cache_root = fixture_root() + "/../student-cache";
     student::StudentOptions so;
     so.library = student::build_student(bo).library;
     so.call_timeout_s = timeout_s;

@@ -21,13 +21,19 @@ using namespace cr::student;
 
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(CR_FIXTURES_DIR) + "/" + name; }
+/// The assembled fixtures: $CR_FIXTURES_DIR (e.g. on another machine), else the build tree's.
+std::string fixture_root() {
+    const char* env = std::getenv("CR_FIXTURES_DIR");
+    return env ? env : CR_FIXTURES_DIR;
+}
+
+std::string fixture(const std::string& name) { return fixture_root() + "/" + name; }
 
 /// Builds go to the build tree's cache, not the user's.
 BuildOptions fixture_build(const std::string& name) {
     BuildOptions o;
     o.dir = fixture(name);
-    o.cache_root = std::string(CR_FIXTURES_DIR) + "/../student-cache";
+    o.cache_root = fixture_root() + "/../student-cache";
     return o;
 }
 

@@ -88,6 +88,10 @@ public:
     virtual GpuImage gpu_image() { return {}; }
     /// Largest device memory this renderer held at once, in bytes.
     virtual size_t peak_device_bytes() const { return 0; }
+    /// Starts (on) or stops the CUDA profiler's capture of this renderer's GPU
+    /// work (cudaProfilerStart/Stop, for `render profile` under Nsight
+    /// Compute); waits for queued work first. No-op for CPU renderers.
+    virtual void profiler_range(bool on) { (void)on; }
     /// True when the renderer is known not to blend in order (demo kernel).
     virtual bool is_incorrect_by_design() const { return false; }
 };

@@ -23,6 +23,7 @@ enum class Op : uint32_t {
     Render = 5,   ///< render()
     Image = 6,    ///< text: region of width*height*16 bytes for getImage()'s pixels
     Quit = 7,     ///< delete the renderer and exit
+    Profile = 8,  ///< arg 1: cudaProfilerStart(), 0: cudaProfilerStop() (in the student's runtime)
 };
 
 /// The student's calls, named in reports ("in render(), frame 3").
@@ -57,7 +58,7 @@ struct Request {
     int32_t width = 0, height = 0;  ///< Setup, Image: the image size asked for
     uint64_t region_bytes = 0;      ///< size of the region named in the text
     uint32_t text_bytes = 0;
-    uint32_t pad = 0;
+    int32_t arg = 0;                ///< Profile: on (1) or off (0)
 };
 
 struct Reply {

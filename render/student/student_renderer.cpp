@@ -88,7 +88,7 @@ void StudentRenderer::start_worker() {
     call(Op::Load, Call::LoadLibrary, -1, options_.library);
 }
 
-Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes) {
+Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg) {
     if (!worker_) start_worker();
     ChildProcess& p = worker_->process;
     Request r;
@@ -96,6 +96,7 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     r.width = width_;
     r.height = height_;
     r.region_bytes = region_bytes;
+    r.arg = arg;
     r.text_bytes = static_cast<uint32_t>(text.size());
     const std::string bytes = std::string(reinterpret_cast<const char*>(&r), sizeof r) + text;
     Reply reply;
@@ -160,6 +161,10 @@ const Image& StudentRenderer::image() {
     if (image_.width != width_ || image_.height != height_) image_ = Image(width_, height_);
     std::memcpy(image_.data.data(), worker_->image.data(), image_.data.size() * sizeof(float));
     return image_;
+}
+
+void StudentRenderer::profiler_range(bool on) {
+    if (worker_) call(Op::Profile, Call::None, frame_, "", 0, on ? 1 : 0);
 }
 
 std::vector<StageTime> StudentRenderer::timings() {

@@ -53,6 +53,7 @@ public:
     const Image& image() override;
     std::vector<StageTime> timings() override;
     int frame() const override { return frame_; }
+    void profiler_range(bool on) override;
 
     /// Where the student's own output (printf, std::cout) goes.
     const std::string& log_path() const { return options_.log_path; }
@@ -63,7 +64,7 @@ public:
 
 private:
     struct Worker;
-    Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0);
+    Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0, int arg = 0);
     [[noreturn]] void fail(const std::string& what, Call call, int frame);
     void start_worker();
 

@@ -30,6 +30,7 @@ namespace {
 using CreateFn = CircleRenderer* (*)();
 using DestroyFn = void (*)(CircleRenderer*);
 using SyncFn = int (*)(char*, int);
+using ProfilerFn = void (*)(int);
 
 bool read_exact(int fd, void* data, size_t n) {
     char* p = static_cast<char*>(data);
@@ -102,6 +103,10 @@ private:
             case Op::Advance: frame_call(Call::AdvanceAnimation, [this] { renderer_->advanceAnimation(); }); break;
             case Op::Render: frame_call(Call::Render, [this] { renderer_->render(); }); break;
             case Op::Image: image(req, text); break;
+            case Op::Profile:
+                if (profiler_) profiler_(req.arg);
+                send(Status::Ok, Call::None, 0, "");
+                break;
             default: send(Status::Failed, Call::None, 0, "unknown request"); break;
         }
     }
@@ -141,6 +146,7 @@ private:
         create_ = reinterpret_cast<CreateFn>(dlsym(lib_, "cr_student_create"));
         destroy_ = reinterpret_cast<DestroyFn>(dlsym(lib_, "cr_student_destroy"));
         sync_ = reinterpret_cast<SyncFn>(dlsym(lib_, "cr_student_sync"));
+        profiler_ = reinterpret_cast<ProfilerFn>(dlsym(lib_, "cr_student_profiler"));
         if (!create_ || !destroy_ || !sync_)
             return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
         send(Status::Ok, Call::LoadLibrary, 0, "");
@@ -210,6 +216,7 @@ private:
     CreateFn create_ = nullptr;
     DestroyFn destroy_ = nullptr;
     SyncFn sync_ = nullptr;
+    ProfilerFn profiler_ = nullptr;
     CircleRenderer* renderer_ = nullptr;
     SharedRegion image_region_, status_;
 };
