@@ -163,7 +163,8 @@ ProfileTable parse_ncu_csv(const std::string& text) {
             values[header[i]] = f[i];
             if (i < units.size()) unit[header[i]] = units[i];
         }
-        if (values.count("Device") && t.device.empty()) t.device = values["Device"];
+        if (values.count("device__attribute_display_name") && t.device.empty())
+            t.device = values["device__attribute_display_name"];
         t.rows.push_back(row_from(values, unit));
     }
     if (t.rows.empty()) throw std::runtime_error("the profiler's output holds no kernel launch");

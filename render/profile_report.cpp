@@ -79,9 +79,14 @@ std::vector<std::string> profile_findings(const ProfileTable& t) {
     std::vector<std::string> out;
     const double total = frame_us(t);
     std::map<std::string, double> per_stage;
+    std::map<std::string, const KernelProfile*> last;  // per stage and kernel: the last frame's launch
     for (const auto& k : t.rows) {
         per_stage[k.stage] += std::max(0.0, k.duration_us);
-        if (total > 0 && k.duration_us < 0.05 * total) continue;  // short launches: their numbers barely matter
+        last[k.stage + "|" + k.kernel] = &k;
+    }
+    for (const auto& k : t.rows) {
+        if (last[k.stage + "|" + k.kernel] != &k) continue;
+        if (total > 0 && k.duration_us < 0.05 * total / std::max<size_t>(1, t.rows.size() / last.size())) continue;
         memory_findings(k, out);
         execution_findings(k, out);
     }
@@ -126,7 +131,9 @@ std::string format_profile_compare(const ProfileTable& before, const ProfileTabl
     for (size_t i = 0; i < before.rows.size(); ++i) old[key(before, i)] = &before.rows[i];
     auto change = [](double a, double b, const char* f) {
         if (a < 0 || b < 0) return fmt(f, a) + " -> " + fmt(f, b);
-        const std::string pct = a > 0 ? fmt("%+.0f%%", 100 * (b - a) / a) : std::string("");
+        char pct_buf[32] = "";
+        if (a > 0) std::snprintf(pct_buf, sizeof pct_buf, "%+.0f%%", 100 * (b - a) / a);
+        const std::string pct = pct_buf;
         return fmt(f, a) + " -> " + fmt(f, b) + (pct.empty() ? "" : " (" + pct + ")");
     };
     std::string out = "stage        kernel                   | time us                  | SM%            | DRAM%          | ld sectors/req | bank/req     | threads/inst\n";
