@@ -88,6 +88,26 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
     }
 }
 
+/// The earlier fill, kept for the coalescing lesson (CR_CUDA_OPTIONS=fill=thread):
+/// one thread per circle writes all of its pairs itself. A warp's 32 lanes
+/// then store to 32 different places (each circle's own run of pairs), so a
+/// warp instruction touches up to 32 sectors instead of 4.
+__global__ void bin_fill_per_thread_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
+                                           const unsigned long long* offsets, unsigned long long base,
+                                           unsigned int* keys, int* values) {
+    for (int64_t i = begin + blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < end;
+         i += int64_t(gridDim.x) * blockDim.x) {
+        const float4 geo = c.geom[i];
+        const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
+        unsigned long long pos = offsets[i] - base;
+        for (int ty = tr.ty0; ty < tr.ty1; ++ty)
+            for (int tx = tr.tx0; tx < tr.tx1; ++tx, ++pos) {
+                keys[pos] = static_cast<unsigned int>(ty * g.tiles_x + tx);
+                values[pos] = static_cast<int>(i);
+            }
+    }
+}
+
 /// First position in sorted keys[0, n) whose key is >= t.
 __device__ __forceinline__ unsigned int lower_bound_key(const unsigned int* keys, unsigned int n,
                                                         unsigned int t) {
@@ -144,8 +164,14 @@ void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGr
 
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                      const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
-                     int* values, cudaStream_t s) {
+                     int* values, bool per_thread, cudaStream_t s) {
     if (end <= begin) return;
+    if (per_thread) {
+        bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, keys,
+                                                                                values);
+        check_launch("bin_fill_per_thread_kernel");
+        return;
+    }
     bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, keys, values);
     check_launch("bin_fill_kernel");
 }

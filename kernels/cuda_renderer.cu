@@ -161,7 +161,7 @@ private:
         const bool persistent = kind_ == KernelKind::Persistent;
         if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
         launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), persistent, order_.counter.get(),
-                           order, persistent_blocks_, s);
+                           order, persistent_blocks_, opt_.shade_variant, s);
     }
 
     /// bin.count and bin.scan, then the pair total read back to the host
@@ -221,7 +221,7 @@ private:
         bins_.reserve_pairs(batch.pairs, key_bits(), &tally_, s);
         timeline_.mark("bin.fill", "Render", s);
         launch_bin_fill(c, batch.begin, batch.end, grid_, bins_.offsets.get(), batch.base, bins_.keys.get(),
-                        bins_.values.get(), s);
+                        bins_.values.get(), opt_.fill_per_thread, s);
         timeline_.mark("bin.sort", "Render", s);
         cub::DoubleBuffer<unsigned int> k(bins_.keys.get(), bins_.keys_alt.get());
         cub::DoubleBuffer<int> v(bins_.values.get(), bins_.values_alt.get());
@@ -292,7 +292,10 @@ bool driver_library_present() {
 void apply_cuda_option(const std::string& item, CudaOptions& o) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
-    const std::string key = item.substr(0, eq);
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "fill" && (value == "thread" || value == "warp")) return void(o.fill_per_thread = value == "thread");
+    if (key == "list" && (value == "split" || value == "records")) return void(o.shade_variant = value == "split" ? 1 : 0);
+    if (key == "cull" && (value == "warp" || value == "none")) return void(o.shade_variant = value == "warp" ? 2 : 0);
     long long v = 0;
     if (!parse_integer(item.substr(eq + 1), 0, 1ll << 40, v))
         throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
@@ -303,7 +306,8 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
-                                    "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1)");
+                                    "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
+                                    "list=split|records, cull=warp|none)");
 }
 
 }  // namespace

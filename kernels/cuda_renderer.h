@@ -38,11 +38,18 @@ struct CudaOptions {
     /// Synchronize after every stage, so an asynchronous CUDA fault names the
     /// stage it happened in (CR_SYNC_STAGES=1; slower, for debugging).
     bool sync_stages = false;
+    /// Teaching variants (docs/KERNELS.md, "From lecture to code"), same
+    /// images: the earlier one-thread-per-circle bin.fill (fill=thread), and
+    /// for the tiled 16x16, 4-row kernel the shared list as two arrays
+    /// (list=split, shade_variant 1) or warp-uniform culling (cull=warp, 2).
+    bool fill_per_thread = false;
+    int shade_variant = 0;
 };
 
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
-/// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64" (experiments and
-/// `render bench`), and CR_SYNC_STAGES=1. Unknown keys throw
+/// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
+/// list=split,cull=warp" (experiments, `render bench`, `render profile`), and
+/// CR_SYNC_STAGES=1. Unknown keys throw
 /// std::invalid_argument.
 CudaOptions cuda_options_from_env(CudaOptions base = {});
 

@@ -36,6 +36,7 @@
 // (`order`), so the long tiles start early and the short ones fill the gaps
 // at the end instead of one heavy tile finishing alone.
 #include <climits>
+#include <stdexcept>
 
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
@@ -51,121 +52,203 @@ struct ListedCircle {
     float4 color;  // flat: .5*r, .5*g, .5*b; snow: unused; w: r (negative: extreme circle)
 };
 
-template <int TILE, int ROWS, bool SNOW>
-__device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLists& lists,
-                                           const TileGrid& g, float4* image, int tile_id,
-                                           ListedCircle* s_list, int4* s_box, int* s_warp) {
-    constexpr int kThreads = TILE * TILE / ROWS;
-    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    const int px = tx * TILE + static_cast<int>(threadIdx.x % TILE);
-    const int py0 = ty * TILE + static_cast<int>(threadIdx.x / TILE) * ROWS;
-    const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
-    const float cx = pixel_center(px, inv_w);
+/// Teaching variants of the tiled kernel (CR_CUDA_OPTIONS; 16x16 tiles, 4
+/// rows a thread, tiled only): bit 1 stores the shared list as two float4
+/// arrays instead of 32-byte records; bit 2 lets a warp skip a circle none of
+/// its lanes' pixels lie in (warp-uniform culling). 0 is the default kernel.
+constexpr int kSplitList = 1, kWarpCull = 2;
 
+/// The chunk's hits in shared memory, in input order. Records: one 32-byte
+/// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive
+/// hits store 32 bytes apart). Split: geometry and color in two arrays of
+/// float4, so consecutive hits are 16 bytes apart.
+template <int N, bool SPLIT>
+struct SharedList {
+    ListedCircle rec[N];
+    __device__ void put(int i, float4 g, float4 c) {
+        rec[i].geom = g;
+        rec[i].color = c;
+    }
+    __device__ float4 geom(int i) const { return rec[i].geom; }
+    __device__ float4 color(int i) const { return rec[i].color; }
+};
+
+template <int N>
+struct SharedList<N, true> {
+    float4 g[N], c[N];
+    __device__ void put(int i, float4 gg, float4 cc) {
+        g[i] = gg;
+        c[i] = cc;
+    }
+    __device__ float4 geom(int i) const { return g[i]; }
+    __device__ float4 color(int i) const { return c[i]; }
+};
+
+/// The block's shared memory.
+template <int THREADS, int VARIANT>
+struct TileShared {
+    SharedList<THREADS, (VARIANT & kSplitList) != 0> list;
+    int4 box[THREADS];           ///< pixel boxes of extreme circles
+    int warp_totals[THREADS / 32];  ///< the block scan's scratch
+    int tile;                    ///< persistent: the tile taken from the counter
+};
+
+/// The pixels one thread owns: column px, rows py0 .. py0 + ROWS - 1.
+template <int ROWS>
+struct Strip {
+    int px, py0;
+    float cx, cy[ROWS];
     float4 acc[ROWS];
-    float cy[ROWS];
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = py0 + k;
-        cy[k] = pixel_center(py, inv_h);
-        acc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (px < g.width && py < g.height) acc[k] = image[size_t(py) * g.width + px];
-    }
+};
 
-    int64_t begin = 0, end = lists.count;
-    if (lists.list) {
-        begin = lists.start[tile_id];
-        end = lists.end[tile_id];
+/// Steps 1-2 of the file comment for the chunk starting at `base`: each
+/// thread tests one circle against the tile, the block scan gives each hit
+/// its slot, hits are stored in input order. Returns the number of hits.
+template <int THREADS, int VARIANT, bool SNOW>
+__device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                             int tx, int ty, int64_t base, int64_t end,
+                                             TileShared<THREADS, VARIANT>& sh) {
+    const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
+    const int64_t k = base + threadIdx.x;
+    int flag = 0, circle = 0;
+    float4 geo = make_float4(0.f, 0.f, 0.f, 0.f);
+    PixelBox box{0, 0, 0, 0};
+    if (k < end) {
+        circle = lists.list ? lists.list[k] : static_cast<int>(k);
+        geo = c.geom[circle];
+        box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
+        flag = circle_touches_tile(geo.x, geo.y, geo.z, box, g, tx, ty, inv_w, inv_h) ? 1 : 0;
     }
-    for (int64_t base = begin; base < end; base += kThreads) {
-        const int64_t k = base + threadIdx.x;
-        int flag = 0;
-        int circle = 0;
-        float4 geo = make_float4(0.f, 0.f, 0.f, 0.f);
-        PixelBox box{0, 0, 0, 0};
-        if (k < end) {
-            circle = lists.list ? lists.list[k] : static_cast<int>(k);
-            geo = c.geom[circle];
-            box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
-            flag = circle_touches_tile(geo.x, geo.y, geo.z, box, g, tx, ty, inv_w, inv_h) ? 1 : 0;
+    int hits = 0;
+    const int pos = block_exclusive_scan<THREADS>(flag, sh.warp_totals, hits);
+    if (flag) {
+        const bool extreme = is_extreme_circle(geo.x, geo.y, geo.z);
+        float4 col = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (!SNOW) {
+            col = c.color[circle];
+            col = make_float4(.5f * col.x, .5f * col.y, .5f * col.z, 0.f);
         }
-        int hits = 0;
-        const int pos = block_exclusive_scan<kThreads>(flag, s_warp, hits);
-        if (flag) {
-            const bool extreme = is_extreme_circle(geo.x, geo.y, geo.z);
-            float4 col = make_float4(0.f, 0.f, 0.f, 0.f);
-            if (!SNOW) {
-                col = c.color[circle];
-                col = make_float4(.5f * col.x, .5f * col.y, .5f * col.z, 0.f);
-            }
-            col.w = extreme ? -geo.z : geo.z;
-            s_list[pos].geom = make_float4(geo.x, geo.y, mul_rn(geo.z, geo.z), geo.w);
-            s_list[pos].color = col;
-            if (extreme) s_box[pos] = make_int4(box.min_x, box.max_x, box.min_y, box.max_y);
-        }
-        __syncthreads();
-        for (int i = 0; i < hits; ++i) {
-            const float4 geom = s_list[i].geom;
-            const float4 col = s_list[i].color;
-            const float dx = sub_rn(geom.x, cx);
-            const float dx2 = mul_rn(dx, dx);
-            int4 b = make_int4(INT_MIN, INT_MAX, INT_MIN, INT_MAX);
-            if (col.w < 0.f) b = s_box[i];  // extreme circle: also require its pixel box
+        col.w = extreme ? -geo.z : geo.z;
+        sh.list.put(pos, make_float4(geo.x, geo.y, mul_rn(geo.z, geo.z), geo.w), col);
+        if (extreme) sh.box[pos] = make_int4(box.min_x, box.max_x, box.min_y, box.max_y);
+    }
+    return hits;
+}
+
+/// True when some lane of the warp owns a pixel in the circle's pixel box
+/// (every lane of the warp calls it: the loop over hits is block-uniform).
+template <int ROWS>
+__device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, float r, const TileGrid& g) {
+    const PixelBox b = circle_pixel_box(geom.x, geom.y, r, g.width, g.height);
+    const bool mine = s.px >= b.min_x && s.px < b.max_x && s.py0 < b.max_y && s.py0 + ROWS > b.min_y;
+    return __any_sync(0xffffffffu, mine);
+}
+
+/// Step 3: every thread walks the shared list in order and blends the hits
+/// into its ROWS pixels (registers). All threads read the same entry.
+template <int THREADS, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileGrid& g,
+                                           const TileShared<THREADS, VARIANT>& sh) {
+    for (int i = 0; i < hits; ++i) {
+        const float4 geom = sh.list.geom(i);
+        const float4 col = sh.list.color(i);
+        if ((VARIANT & kWarpCull) && !warp_needs(s, geom, fabsf(col.w), g)) continue;  // warp-uniform
+        const float dx = sub_rn(geom.x, s.cx);
+        const float dx2 = mul_rn(dx, dx);
+        int4 b = make_int4(INT_MIN, INT_MAX, INT_MIN, INT_MAX);
+        if (col.w < 0.f) b = sh.box[i];  // extreme circle: also require its pixel box
 #pragma unroll
-            for (int r = 0; r < ROWS; ++r) {
-                const float dy = sub_rn(geom.y, cy[r]);
-                const float d2 = add_rn(dx2, mul_rn(dy, dy));
-                if (d2 <= geom.z) {
-                    if (col.w < 0.f && (px < b.x || px >= b.y || py0 + r < b.z || py0 + r >= b.w)) continue;
-                    if (SNOW) {
-                        blend(acc[r].x, acc[r].y, acc[r].z, acc[r].w, shade_snow(d2, fabsf(col.w), geom.w));
-                    } else {
-                        acc[r].x = fmaf(.5f, acc[r].x, col.x);
-                        acc[r].y = fmaf(.5f, acc[r].y, col.y);
-                        acc[r].z = fmaf(.5f, acc[r].z, col.z);
-                        acc[r].w += .5f;
-                    }
+        for (int r = 0; r < ROWS; ++r) {
+            const float dy = sub_rn(geom.y, s.cy[r]);
+            const float d2 = add_rn(dx2, mul_rn(dy, dy));
+            if (d2 <= geom.z) {
+                if (col.w < 0.f && (s.px < b.x || s.px >= b.y || s.py0 + r < b.z || s.py0 + r >= b.w)) continue;
+                float4& a = s.acc[r];
+                if (SNOW) {
+                    blend(a.x, a.y, a.z, a.w, shade_snow(d2, fabsf(col.w), geom.w));
+                } else {
+                    a.x = fmaf(.5f, a.x, col.x);
+                    a.y = fmaf(.5f, a.y, col.y);
+                    a.z = fmaf(.5f, a.z, col.z);
+                    a.w += .5f;
                 }
             }
         }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = py0 + k;
-        if (px < g.width && py < g.height) image[size_t(py) * g.width + px] = acc[k];
     }
 }
 
-template <int TILE, int ROWS, bool SNOW, bool PERSISTENT>
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                           float4* image, int tile_id, TileShared<TILE * TILE / ROWS, VARIANT>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    Strip<ROWS> s;
+    s.px = tx * TILE + static_cast<int>(threadIdx.x % TILE);
+    s.py0 = ty * TILE + static_cast<int>(threadIdx.x / TILE) * ROWS;
+    s.cx = pixel_center(s.px, 1.f / static_cast<float>(g.width));
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        s.cy[k] = pixel_center(py, 1.f / static_cast<float>(g.height));
+        s.acc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (s.px < g.width && py < g.height) s.acc[k] = image[size_t(py) * g.width + s.px];
+    }
+    const int64_t begin = lists.list ? lists.start[tile_id] : 0;
+    const int64_t end = lists.list ? lists.end[tile_id] : lists.count;
+    for (int64_t base = begin; base < end; base += kThreads) {
+        const int hits = compact_chunk<kThreads, VARIANT, SNOW>(c, lists, g, tx, ty, base, end, sh);
+        __syncthreads();  // the list is complete
+        blend_list<kThreads, ROWS, VARIANT, SNOW>(s, hits, g, sh);
+        __syncthreads();  // everyone is done with the list before the next chunk overwrites it
+    }
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
+    }
+}
+
+template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
 __global__ void __launch_bounds__(TILE * TILE / ROWS)
     shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image,
                        unsigned int* tile_counter, const int* order) {
-    constexpr int kThreads = TILE * TILE / ROWS;
-    __shared__ ListedCircle s_list[kThreads];
-    __shared__ int4 s_box[kThreads];
-    __shared__ int s_warp[kThreads / 32];
-    __shared__ int s_tile;
+    __shared__ TileShared<TILE * TILE / ROWS, VARIANT> sh;
     if (!PERSISTENT) {
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, blockIdx.x, s_list, s_box, s_warp);
+        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, blockIdx.x, sh);
         return;
     }
     const int tiles = g.tile_count();
     while (true) {
-        if (threadIdx.x == 0) s_tile = static_cast<int>(atomicAdd(tile_counter, 1u));
+        if (threadIdx.x == 0) sh.tile = static_cast<int>(atomicAdd(tile_counter, 1u));
         __syncthreads();
-        const int tile = s_tile;
-        __syncthreads();  // everyone has read s_tile before thread 0 rewrites it
+        const int tile = sh.tile;
+        __syncthreads();  // everyone has read sh.tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_tile<TILE, ROWS, SNOW>(c, lists, g, image, order ? order[tile] : tile, s_list, s_box, s_warp);
+        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, order ? order[tile] : tile, sh);
     }
+}
+
+/// The teaching variants (16x16 tiles, 4 rows, tiled only).
+template <bool SNOW>
+void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, int variant,
+                             cudaStream_t s) {
+    if (variant == kSplitList)
+        shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, nullptr, nullptr);
+    else
+        shade_tiles_kernel<16, 4, SNOW, false, kWarpCull><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, nullptr, nullptr);
+    check_launch("shade_tiles_kernel<tiled, teaching variant>");
 }
 
 template <int TILE, int R, bool SNOW>
 void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
-                    bool persistent, unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
+                    bool persistent, unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
-    if (persistent) {
+    if (variant != 0) {
+        if (TILE != 16 || R != 4 || persistent)
+            throw std::invalid_argument("CR_CUDA_OPTIONS list=split and cull=warp exist for the tiled kernel "
+                                        "with tile=16 and rows=4 only");
+        launch_teaching_variant<SNOW>(c, lists, g, image, variant, s);
+    } else if (persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, counter, order);
         check_launch("shade_tiles_kernel<persistent>");
     } else {
@@ -190,9 +273,11 @@ int occupancy_blocks(ShadeMode shade) {
 
 template <int TILE, int R>
 void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool persistent,
-                 unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
-    if (c.shade == ShadeMode::Snow) launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, order, blocks, s);
-    else launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, order, blocks, s);
+                 unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
+    if (c.shade == ShadeMode::Snow)
+        launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+    else
+        launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
 }
 
 }  // namespace
@@ -205,10 +290,11 @@ int persistent_block_count(int tile, int rows, ShadeMode shade) {
 }
 
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool persistent, unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
-    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, order, blocks, s);
-    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, order, blocks, s);
-    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, order, blocks, s);
+                        bool persistent, unsigned int* counter, const int* order, int blocks, int variant,
+                        cudaStream_t s) {
+    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
 }
 
 }  // namespace cr

@@ -41,9 +41,11 @@ void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGr
                       unsigned long long* counts, cudaStream_t s);
 /// Stage "bin.fill": writes (tile id, circle index) pairs of circles
 /// [begin, end) at positions offsets[i] - base (offsets indexed by circle).
+/// `per_thread` selects the earlier one-thread-per-circle fill (each lane
+/// writes its own circle's pairs: uncoalesced stores), kept for teaching.
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                      const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
-                     int* values, cudaStream_t s);
+                     int* values, bool per_thread, cudaStream_t s);
 /// Stage "bin.ranges": tile_start/tile_end of each of `tiles` tiles in the
 /// sorted keys (empty tiles get start == end).
 void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, int tiles, unsigned int* tile_start,
@@ -63,10 +65,12 @@ struct TileLists {
 /// nothing; writes image in place. `persistent_blocks` is ignored for tiled.
 /// `rows` is the number of pixel rows each thread shades (4 or 8; 8x8 tiles
 /// use 2). `order` (persistent only, may be null) lists tile ids in the order
-/// blocks should take them.
+/// blocks should take them. `variant` picks a teaching variant of the tiled
+/// 16x16, 4-row kernel (CudaOptions::shade_variant; 0 = the default kernel);
+/// other shapes with a variant throw std::invalid_argument.
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
                         bool persistent, unsigned int* tile_counter, const int* order,
-                        int persistent_blocks, cudaStream_t s);
+                        int persistent_blocks, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
 /// (persistent kernel). loads/ids are scratch of tile_count entries each.
 void launch_tile_loads(const unsigned int* start, const unsigned int* end, int tiles, unsigned int* loads,

@@ -47,7 +47,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
     int bits = 1;
     while ((1ll << bits) < g.tile_count()) ++bits;
     bins.reserve_pairs(pairs, bits, &tally, s);
-    launch_bin_fill(c, 0, c.count, g, bins.offsets.get(), 0, bins.keys.get(), bins.values.get(), s);
+    launch_bin_fill(c, 0, c.count, g, bins.offsets.get(), 0, bins.keys.get(), bins.values.get(), false, s);
     cub::DoubleBuffer<unsigned int> k(bins.keys.get(), bins.keys_alt.get());
     cub::DoubleBuffer<int> v(bins.values.get(), bins.values_alt.get());
     bytes = bins.temp.size();
