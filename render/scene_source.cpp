@@ -29,7 +29,8 @@ SceneLoad load_snowsingle(const SceneRequest& req) {
     out.scene.name = "snowsingle";
     out.scene.seed = req.seed;
     out.particle_file = path;
-    out.note = "snowsingle: " + std::to_string(out.scene.count()) + " flakes from " + path;
+    out.note = "snowsingle: " + std::to_string(out.scene.count()) + (out.scene.count() == 1 ? " flake" : " flakes") +
+               " from " + path;
     return out;
 }
 

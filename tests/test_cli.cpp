@@ -203,7 +203,7 @@ TEST_F(Cli, ParticlesNamesAnotherFile) {
     { std::ofstream(dir + "/one.par") << "1\n0.5 0.5 0.5 0 0 0 0.3\n"; }
     const CmdResult r = render("--scene snowsingle --particles one.par -r cpuref -s 32", dir);
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_CONTAINS(r.err, "snowsingle: 1 flakes from one.par");
+    EXPECT_CONTAINS(r.err, "snowsingle: 1 flake from one.par");
     EXPECT_CONTAINS(r.out, "(1 circles)");
     // --particles alone means snowsingle.
     const CmdResult alone = render("--particles one.par -r cpuref -s 32", dir);

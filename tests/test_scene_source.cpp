@@ -71,7 +71,7 @@ TEST_F(SceneSource, ParticlesNamesAnotherFileOverSnowPar) {
     write("one.par", "1\n0.5 0.5 0.5 0 0 0 0.2\n");
     const cr::SceneLoad l = cr::load_scene({"snowsingle", "", "one.par", 0});
     ASSERT_EQ(l.scene.count(), 1u);
-    EXPECT_EQ(l.note, "snowsingle: 1 flakes from one.par");
+    EXPECT_EQ(l.note, "snowsingle: 1 flake from one.par");
     EXPECT_EQ(l.particle_file, "one.par");
 }
 
