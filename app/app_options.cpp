@@ -7,6 +7,7 @@
 
 #include "render/options.h"
 #include "render/renderer_factory.h"
+#include "render/scene_source.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
 namespace cr::app {
@@ -37,7 +38,8 @@ ParseResult parse_app_options(int argc, char** argv) {
     CLI::App cli{"circle-renderer: interactive viewer of the circle renderers (docs/GUI.md)"};
     cli.add_option("scene_name", scene_pos, "Scene name (same as --scene)");
     cli.add_option("--scene", scene, "Built-in scene name (default rgb)");
-    cli.add_option("--scene-file", o.scene_file, "Load circles from a scene file (docs/SCENE_FORMAT.md)");
+    cli.add_option("--scene-file", o.scene_file, "Load circles from a scene file, or a .par particle file (docs/SCENE_FORMAT.md)");
+    cli.add_option("--particles", o.particles, "snowsingle (the default with this option): read the flakes from this .par file instead of ./snow.par");
     cli.add_option("-r,--renderer", o.renderer,
                    "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu");
     cli.add_option("-s,--size", size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
@@ -61,10 +63,12 @@ ParseResult parse_app_options(int argc, char** argv) {
         if (!scene.empty() && !scene_pos.empty() && scene != scene_pos)
             throw std::invalid_argument("two different scene names given");
         if (!scene.empty() || !scene_pos.empty()) o.scene = scene.empty() ? scene_pos : scene;
+        else if (!o.particles.empty() && o.scene_file.empty()) o.scene = "snowsingle";
         if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
         if (!o.scene_file.empty() && (!scene.empty() || !scene_pos.empty()))
             throw std::invalid_argument("give either a scene name or --scene-file, not both");
-        if (!o.scene_file.empty()) load_scene_file(o.scene_file);  // a bad file fails here, before any window
+        if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
+            load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
         if (!o.renderer.empty()) canonical_renderer_name(o.renderer);  // throws, listing the names
         if (!frames_text.empty()) o.frames = parse_frame_count(frames_text, "--frames");
         if (!resize_text.empty()) o.resize_every = parse_frame_count(resize_text, "--resize-every");

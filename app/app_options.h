@@ -11,6 +11,7 @@ namespace cr::app {
 struct AppOptions {
     std::string scene = "rgb";      ///< built-in scene name
     std::string scene_file;         ///< scene file path (instead of `scene`)
+    std::string particles;          ///< snowsingle's particle file instead of ./snow.par (implies snowsingle)
     std::string renderer;           ///< empty: cr::default_renderer_name()
     int width = 1024, height = 1024;  ///< render size; 0 x 0 follows the window
     uint32_t seed = 0;              ///< random seed of built-in scenes

@@ -144,6 +144,7 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
         view.scene_index = static_cast<int>(names.size());
     } else {
         start.name = opt.scene;  // an unknown name is reported by set_scene
+        start.particles = view.particles_path = opt.particles;
         const auto it = std::find(names.begin(), names.end(), opt.scene);
         view.scene_index = static_cast<int>(it == names.end() ? 0 : it - names.begin());
     }
@@ -151,6 +152,7 @@ int run(GLFWwindow* window, WindowInput& input, const AppOptions& opt) {
     session.set_scene(start);
     session.set_renderer(opt.renderer.empty() ? default_renderer_name() : opt.renderer);
     if (session.is_error()) std::fprintf(stderr, "circle-renderer: %s\n", session.message().c_str());
+    if (!session.scene_note().empty()) std::fprintf(stderr, "circle-renderer: %s\n", session.scene_note().c_str());
 
     DisplayTexture display;
     HostTexture diff_tex, tile_tex;

@@ -42,6 +42,21 @@ std::string renderer_label(size_t index, const RendererInfo& info) {
     return label;
 }
 
+/// snowsingle's particle file: a path field and Load ("" = ./snow.par when it
+/// exists, else the generated stand-in; render/scene_source.h decides).
+void particles_field(Session& s, ViewState& v) {
+    const bool enter = ImGui::InputText("snow.par", &v.particles_path, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if (ImGui::Button("Load##particles") || enter) {
+        SceneChoice c;
+        c.name = "snowsingle";
+        c.particles = v.particles_path;
+        c.seed = static_cast<uint32_t>(v.seed);
+        s.set_scene(c);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("a particle file in the course's format; empty: ./snow.par if present");
+}
+
 void scene_section(Session& s, ViewState& v) {
     const auto& names = scene_names();
     const int file_index = static_cast<int>(names.size());
@@ -54,6 +69,7 @@ void scene_section(Session& s, ViewState& v) {
                 if (i != file_index) {
                     SceneChoice c;
                     c.name = label;
+                    c.particles = label == "snowsingle" ? v.particles_path : "";
                     c.seed = static_cast<uint32_t>(v.seed);
                     s.set_scene(c);
                 }
@@ -74,12 +90,15 @@ void scene_section(Session& s, ViewState& v) {
         v.seed = std::max(v.seed, 0);
         SceneChoice c;
         c.name = names[static_cast<size_t>(v.scene_index)];
+        c.particles = c.name == "snowsingle" ? v.particles_path : "";
         c.seed = static_cast<uint32_t>(v.seed);
         s.set_scene(c);
     }
+    if (v.scene_index != file_index && names[static_cast<size_t>(v.scene_index)] == "snowsingle") particles_field(s, v);
     const SceneChoice& c = s.scene_choice();
     ImGui::TextDisabled("showing %s, %zu circles", c.from_file ? c.path.c_str() : (c.name + " seed " + std::to_string(c.seed)).c_str(),
                         s.scene().count());
+    if (!s.scene_note().empty()) ImGui::TextWrapped("%s", s.scene_note().c_str());  // where the flakes came from
 
     if (ImGui::BeginCombo("size", size_label(v.sizes[static_cast<size_t>(v.size_index)]).c_str())) {
         for (size_t i = 0; i < v.sizes.size(); ++i)

@@ -26,6 +26,7 @@ struct ViewState {
     int size_index = 0;             ///< into sizes
     int scene_index = 0;            ///< into cr::scene_names(); == size of it: scene file
     std::string scene_path;         ///< the scene file path text box
+    std::string particles_path;     ///< snowsingle's particle file text box ("" = ./snow.par when it exists)
     int seed = 0;
     double display_fps = 0;         ///< window frames per second
     double render_fps = 0;          ///< rendered frames per second

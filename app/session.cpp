@@ -6,6 +6,7 @@
 
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
+#include "render/scene_source.h"
 
 namespace cr::app {
 
@@ -16,8 +17,10 @@ void Session::notify(const std::string& text, bool error) {
 
 void Session::set_scene(const SceneChoice& choice) {
     try {
-        Scene s = choice.from_file ? load_scene_file(choice.path) : make_scene(choice.name, choice.seed);
-        scene_ = std::move(s);
+        SceneLoad l = load_scene(SceneRequest{choice.from_file ? "" : choice.name, choice.from_file ? choice.path : "",
+                                              choice.from_file ? "" : choice.particles, choice.seed});
+        scene_ = std::move(l.scene);
+        scene_note_ = l.note;
         choice_ = choice;
     } catch (const std::exception& e) {
         notify(std::string("scene not loaded: ") + e.what(), true);

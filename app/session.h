@@ -19,7 +19,8 @@ namespace cr::app {
 struct SceneChoice {
     bool from_file = false;
     std::string name = "rgb";  ///< built-in scene name (when !from_file)
-    std::string path;          ///< scene file path (when from_file)
+    std::string path;          ///< scene file path (when from_file; a .par loads as a still snow scene)
+    std::string particles;     ///< snowsingle: particle file to read ("" = ./snow.par when it exists)
     uint32_t seed = 0;
 };
 
@@ -75,6 +76,9 @@ public:
     const std::string& renderer_name() const { return renderer_name_; }
     const SceneChoice& scene_choice() const { return choice_; }
     const Scene& scene() const { return scene_; }
+    /// Where the scene's circles came from, one line (cr::SceneLoad::note;
+    /// "" for generated scenes other than snowsingle).
+    const std::string& scene_note() const { return scene_note_; }
     int width() const { return width_; }
     int height() const { return height_; }
     /// Frames advanced by the renderer (the number shown as "frame").
@@ -113,6 +117,7 @@ private:
 
     SceneChoice choice_;
     Scene scene_;
+    std::string scene_note_;
     std::unique_ptr<Renderer> renderer_;
     std::string renderer_name_;
     int width_ = 0, height_ = 0;

@@ -61,6 +61,22 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
     return out;
 }
 
+void gpu_advance(Scene& scene, int steps, uint32_t first_frame) {
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    cudaStream_t s = stream.get();
+    CircleBuffers circles;
+    circles.upload(scene, &tally, s);
+    const CircleArrays c = circles.view().soa;
+    for (int k = 0; k < steps; ++k)
+        launch_advance(c, static_cast<int>(circles.motion), first_frame + static_cast<uint32_t>(k), s);
+    CR_CUDA(cudaStreamSynchronize(s));
+    const std::pair<const DeviceBuffer<float>*, std::vector<float>*> back[] = {
+        {&circles.x, &scene.x},   {&circles.y, &scene.y},   {&circles.z, &scene.z},          {&circles.vx, &scene.vx},
+        {&circles.vy, &scene.vy}, {&circles.vz, &scene.vz}, {&circles.radius, &scene.radius}};
+    for (const auto& [dev, host] : back) *host = to_host(*dev, scene.count());
+}
+
 std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads, std::vector<int>& block_totals) {
     if (threads != 32 && threads != 64 && threads != 256 && threads != 1024)
         throw std::invalid_argument("gpu_block_exclusive_scan: threads must be 32, 64, 256 or 1024");

@@ -2,6 +2,7 @@
 // tests can compare a stage's output with a host computation (label `gpu`).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "render/core/circles.h"
@@ -28,5 +29,12 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile);
 /// prefix within its block; block_totals gets each block's sum.
 std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads,
                                           std::vector<int>& block_totals);
+
+/// Runs the advance stage (kernels/advance.cu, the renderer's own launcher)
+/// `steps` times on the circles of `scene`, the i-th launch with frame number
+/// first_frame + i, and copies the moved SoA arrays (x, y, z, vx, vy, vz,
+/// radius) back into `scene`. The CPU counterpart is cr::advance_circles.
+/// Throws CudaError / NoCudaDeviceError.
+void gpu_advance(Scene& scene, int steps, uint32_t first_frame = 0);
 
 }  // namespace cr

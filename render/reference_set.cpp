@@ -27,7 +27,7 @@ std::vector<ReferenceSpec> reference_set(bool small_only) {
         {"rgb", {0}},        {"rgby", {0}},          {"rand10k", {0}},        {"rand100k", {0}},
         {"rand1M", {0}},     {"biglittle", {0}},     {"littlebig", {0}},      {"pattern", {0}},
         {"micro2M", {0}},    {"bouncingballs", {0, 60}}, {"fireworks", {0, 45}}, {"hypnosis", {0, 30}},
-        {"snow", {120, 240}}, {"snowsingle", {0}},
+        {"snow", {150, 300}}, {"snowsingle", {0}},
     };
     std::vector<ReferenceSpec> out;
     for (int size : {256, 1024}) {

@@ -23,8 +23,10 @@ struct ReferenceSpec {
 std::string reference_file_name(const std::string& scene, int width, int height, uint32_t seed, int frame);
 
 /// The full set: every course scene at 1024x1024 and 256x256, seed 0, frame
-/// 0, plus later frames of the animated scenes (snow at 120 and 240, when
-/// flakes are on screen). `small_only` keeps the 256x256 entries.
+/// 0, plus later frames of the animated scenes (snow at 150 and 300, when
+/// flakes are on screen: the frames checked against the course's reference
+/// renderer). snowsingle's images are of the generated stand-in.
+/// `small_only` keeps the 256x256 entries.
 std::vector<ReferenceSpec> reference_set(bool small_only);
 
 /// Where stored reference images live: $CR_REFERENCE_DIR when set, else the

@@ -219,16 +219,19 @@ Scene fireworks(GlibcRand& u) {
     return s;
 }
 
-/// Snow flakes: depths from pow(i/N, .1) with jitter, sorted back to front,
+/// Snow flakes: depths from powf(i/N, .1) with jitter, sorted back to front,
 /// sizes shrinking with depth. `still` spreads them over the picture
-/// (snowsingle, y = u) instead of above it (snow, y = 1 + r + 2u).
+/// (y = u instead of snow's y = 1 + r + 2u): the project's deterministic
+/// stand-in for snowsingle, whose flakes the course reads from snow.par
+/// (render/scene_source.h decides which one a run gets).
 Scene snow(GlibcRand& u, bool still) {
     const size_t n = 100000;
     Scene s;
     s.resize(n);
     std::vector<float> depth(n);
     for (size_t i = 0; i < n; ++i) {
-        const float base = std::pow(static_cast<float>(i) / static_cast<float>(n), .1f);
+        // The C library's powf, as the course's reference (SCENES.md, "snow").
+        const float base = powf(static_cast<float>(i) / static_cast<float>(n), .1f);
         depth[i] = clamp_float(base + (-.05f + .1f * u.next_float()), 0.f, 1.f);
     }
     std::sort(depth.begin(), depth.end(), std::greater<float>());

@@ -40,6 +40,22 @@ Scene load_scene_file(const std::string& path);
 /// Parses scene-file text; `file_label` names it in error messages.
 Scene parse_scene_text(const std::string& text, const std::string& file_label);
 
+/// Loads a file in the course's particle format (docs/SCENE_FORMAT.md, ".par";
+/// the course's snow.par): first a count N, then N lines of 7 numbers
+/// x y z vx vy vz radius, each read like fscanf("%f") (strtof). The result is
+/// a still snow scene: snow shading and background, no motion, every flake
+/// white. Throws SceneFileError (FILE:LINE: reason) for a bad count, too few
+/// or too many numbers on a line, a non-number, a non-finite value, a
+/// negative radius, a count that disagrees with the lines, an empty file, a
+/// folder, or a file that cannot be read.
+Scene load_particle_file(const std::string& path);
+
+/// Parses particle-format text; `file_label` names it in error messages.
+Scene parse_particle_text(const std::string& text, const std::string& file_label);
+
+/// True when `path` names a particle file: it ends in ".par" (any case).
+bool is_particle_path(const std::string& path);
+
 /// Writes `scene` in the scene-file format (to a temporary name, then renames).
 /// Throws std::runtime_error (cr::FileError) when the file cannot be written.
 void save_scene_file(const Scene& scene, const std::string& path);

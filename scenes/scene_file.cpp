@@ -4,7 +4,11 @@
 //   [motion none|linear]     optional, before the count
 //   N                        circle count
 //   x y z vx vy vz radius r g b     N lines, one circle each
+// and the course's particle format (.par, docs/SCENE_FORMAT.md): a count N,
+// then N lines of x y z vx vy vz radius; a still, white, snow-shaded scene.
+// Both share the line handling (LineReader), the count and the number parsing.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -49,104 +53,216 @@ std::string printable(const std::string& tok) {
     return out + (tok.size() > 40 ? "..." : "");
 }
 
-}  // namespace
+/// What a format calls its items and its files, for messages ("circle" and
+/// "scene file" in the scene-file format, "particle" and "particle file" in .par).
+struct Wording {
+    const char* item;
+    const char* file_kind;
+};
 
-Scene parse_scene_text(const std::string& text, const std::string& label) {
-    static const char* kFields[10] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
-    Scene s;
-    s.name = label;
-    long long expected = -1;
-    long long read = 0;
-    int line_no = 0;
-    // A UTF-8 byte-order mark (some editors write one) is not part of the text.
-    const bool bom = text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0;
-    std::istringstream in(bom ? text.substr(3) : text);
-    std::string raw;
-    while (std::getline(in, raw)) {
-        ++line_no;
-        if (raw.size() > kMaxLineLength)
-            throw SceneFileError(label, line_no, "line longer than 4096 characters");
-        if (raw.find('\0') != std::string::npos)
-            throw SceneFileError(label, line_no, "binary data (NUL byte) in a text file");
-        const std::string line = content_of(raw);
-        if (line.empty()) continue;
-        std::istringstream words(line);
-        if (expected < 0) {
-            std::string first;
-            words >> first;
-            if (first == "shade" || first == "motion") {
-                std::string value, extra;
-                words >> value;
-                if (words >> extra) throw SceneFileError(label, line_no, "extra text after '" + first + " " + value + "'");
-                if (first == "shade" && value == "flat") s.shade = ShadeMode::Flat;
-                else if (first == "shade" && value == "snow") s.shade = ShadeMode::Snow;
-                else if (first == "motion" && value == "none") s.motion = Motion::None;
-                else if (first == "motion" && value == "linear") s.motion = Motion::Linear;
-                else throw SceneFileError(label, line_no, "unknown " + first + " '" + printable(value) + "'");
-                continue;
-            }
-            char* end = nullptr;
-            errno = 0;
-            const long long n = std::strtoll(first.c_str(), &end, 10);
-            std::string extra;
-            if (!first.empty() && *end == '\0' && errno == ERANGE)
-                throw SceneFileError(label, line_no, "circle count " + printable(first) + " is over the limit of 100000000");
-            if (first.empty() || *end != '\0')
-                throw SceneFileError(label, line_no, "expected the circle count, got '" + printable(first) + "'");
-            if (words >> extra)
-                throw SceneFileError(label, line_no, "extra text after the circle count");
-            if (n < 0) throw SceneFileError(label, line_no, "negative circle count " + first);
-            if (n > kMaxCircles)
-                throw SceneFileError(label, line_no, "circle count " + first + " is over the limit of 100000000");
-            expected = n;
-            s.x.reserve(static_cast<size_t>(std::min<long long>(n, 1 << 20)));
-            continue;
+constexpr Wording kSceneWords{"circle", "scene file"};
+constexpr Wording kParticleWords{"particle", "particle file"};
+
+/// The lines of a file's text one at a time, numbered from 1: skips a UTF-8
+/// byte-order mark (some editors write one), comments and blank lines;
+/// rejects lines over 4096 characters and NUL bytes. Errors name the file
+/// and the current line.
+class LineReader {
+public:
+    LineReader(const std::string& text, const std::string& label)
+        : in_(text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? text.substr(3) : text), label_(label) {}
+
+    /// The next line with content (comment stripped, trimmed); false at the end.
+    bool next(std::string& content) {
+        std::string raw;
+        while (std::getline(in_, raw)) {
+            ++line_;
+            if (raw.size() > kMaxLineLength) fail("line longer than 4096 characters");
+            if (raw.find('\0') != std::string::npos) fail("binary data (NUL byte) in a text file");
+            content = content_of(raw);
+            if (!content.empty()) return true;
         }
-        if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
-            throw SceneFileError(label, line_no, "'shade' and 'motion' lines must come before the circle count");
-        if (read >= expected)
-            throw SceneFileError(label, line_no, "more circle lines than the count " + std::to_string(expected) + " says");
-        float v[10];
-        std::string tok, radius_text;
-        int f = 0;
-        while (words >> tok) {
-            if (f >= 10) throw SceneFileError(label, line_no, "more than 10 numbers on a circle line");
-            char* end = nullptr;
-            errno = 0;
-            const float val = std::strtof(tok.c_str(), &end);
-            if (end == tok.c_str() || *end != '\0')
-                throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": not a number '" + printable(tok) + "'");
-            // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
-            if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
-                throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": '" + printable(tok) + "' is not a finite float");
-            if (f == 6) radius_text = tok;
-            v[f++] = val;
-        }
-        if (f < 10)
-            throw SceneFileError(label, line_no, "expected 10 numbers (x y z vx vy vz radius r g b), got " + std::to_string(f));
-        if (v[6] < 0) throw SceneFileError(label, line_no, "radius " + printable(radius_text) + " is negative");
-        s.x.push_back(v[0]); s.y.push_back(v[1]); s.z.push_back(v[2]);
-        s.vx.push_back(v[3]); s.vy.push_back(v[4]); s.vz.push_back(v[5]);
-        s.radius.push_back(v[6]);
-        s.r.push_back(v[7]); s.g.push_back(v[8]); s.b.push_back(v[9]);
-        ++read;
+        return false;
     }
-    if (expected < 0) throw SceneFileError(label, line_no, "no circle count (empty file?)");
-    if (read < expected)
-        throw SceneFileError(label, line_no, "truncated: the count says " + std::to_string(expected) +
-                                                 " circles, the file has " + std::to_string(read));
-    return s;
+
+    /// Throws SceneFileError(file, current line, reason).
+    [[noreturn]] void fail(const std::string& reason) const { throw SceneFileError(label_, line_, reason); }
+
+private:
+    std::istringstream in_;
+    std::string label_;
+    int line_ = 0;
+};
+
+/// The count line: `first` is its first word, `words` the rest. Returns the
+/// count (0..kMaxCircles) or fails naming the problem.
+long long parse_count(const std::string& first, std::istringstream& words, const LineReader& in, const Wording& w) {
+    const std::string item = w.item;
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(first.c_str(), &end, 10);
+    std::string extra;
+    if (!first.empty() && *end == '\0' && errno == ERANGE)
+        in.fail(item + " count " + printable(first) + " is over the limit of 100000000");
+    if (first.empty() || *end != '\0') in.fail("expected the " + item + " count, got '" + printable(first) + "'");
+    if (words >> extra) in.fail("extra text after the " + item + " count");
+    if (n < 0) in.fail("negative " + item + " count " + first);
+    if (n > kMaxCircles) in.fail(item + " count " + first + " is over the limit of 100000000");
+    return n;
 }
 
-Scene load_scene_file(const std::string& path) {
+/// Reads exactly `n` numbers of one item line into `out`, each like
+/// fscanf("%f") (strtof: the decimal rounded straight to float); `fields`
+/// names them in messages. Non-numbers, non-finite values, too few or too
+/// many numbers and a negative value of field "radius" fail.
+void parse_numbers(std::istringstream& words, const char* const* fields, int n, float* out, const LineReader& in,
+                   const Wording& w) {
+    std::string tok, radius_text;
+    int f = 0;
+    while (words >> tok) {
+        if (f >= n) in.fail("more than " + std::to_string(n) + " numbers on a " + w.item + " line");
+        char* end = nullptr;
+        errno = 0;
+        const float val = std::strtof(tok.c_str(), &end);
+        if (end == tok.c_str() || *end != '\0')
+            in.fail(std::string("field ") + fields[f] + ": not a number '" + printable(tok) + "'");
+        // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
+        if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
+            in.fail(std::string("field ") + fields[f] + ": '" + printable(tok) + "' is not a finite float");
+        if (std::strcmp(fields[f], "radius") == 0) radius_text = tok;
+        out[f++] = val;
+    }
+    if (f < n) {
+        std::string names;
+        for (int k = 0; k < n; ++k) names += (k ? " " : "") + std::string(fields[k]);
+        in.fail("expected " + std::to_string(n) + " numbers (" + names + "), got " + std::to_string(f));
+    }
+    for (int k = 0; k < n; ++k)
+        if (std::strcmp(fields[k], "radius") == 0 && out[k] < 0)
+            in.fail("radius " + printable(radius_text) + " is negative");
+}
+
+/// After the last line: fails when there was no count or fewer items than it said.
+void check_complete(long long expected, long long read, const LineReader& in, const Wording& w) {
+    if (expected < 0) in.fail(std::string("no ") + w.item + " count (empty file?)");
+    if (read < expected)
+        in.fail("truncated: the count says " + std::to_string(expected) + " " + w.item + "s, the file has " +
+                std::to_string(read));
+}
+
+/// Applies a header line `first value` ("shade flat|snow", "motion none|linear") to s.
+void apply_header(const std::string& first, std::istringstream& words, Scene& s, const LineReader& in) {
+    std::string value, extra;
+    words >> value;
+    if (words >> extra) in.fail("extra text after '" + first + " " + value + "'");
+    if (first == "shade" && value == "flat") s.shade = ShadeMode::Flat;
+    else if (first == "shade" && value == "snow") s.shade = ShadeMode::Snow;
+    else if (first == "motion" && value == "none") s.motion = Motion::None;
+    else if (first == "motion" && value == "linear") s.motion = Motion::Linear;
+    else in.fail("unknown " + first + " '" + printable(value) + "'");
+}
+
+/// Appends one circle: position, velocity, radius (v[0..6]) and color r, g, b.
+void append_circle(Scene& s, const float* v, float r, float g, float b) {
+    s.x.push_back(v[0]);
+    s.y.push_back(v[1]);
+    s.z.push_back(v[2]);
+    s.vx.push_back(v[3]);
+    s.vy.push_back(v[4]);
+    s.vz.push_back(v[5]);
+    s.radius.push_back(v[6]);
+    s.r.push_back(r);
+    s.g.push_back(g);
+    s.b.push_back(b);
+}
+
+/// The whole text of file `path`; a folder or an unreadable file fails with
+/// line 0 (no line number in the message).
+std::string read_text(const std::string& path, const Wording& w) {
     struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw SceneFileError(path, 0, "is a folder, not a scene file");
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw SceneFileError(path, 0, std::string("is a folder, not a ") + w.file_kind);
     std::ifstream f(path, std::ios::binary);
     if (!f) throw SceneFileError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream ss;
     ss << f.rdbuf();
     if (f.bad()) throw SceneFileError(path, 0, "read error");
-    return parse_scene_text(ss.str(), path);
+    return ss.str();
+}
+
+}  // namespace
+
+Scene parse_scene_text(const std::string& text, const std::string& label) {
+    static const char* const kFields[10] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
+    Scene s;
+    s.name = label;
+    long long expected = -1, read = 0;
+    LineReader in(text, label);
+    std::string line;
+    while (in.next(line)) {
+        std::istringstream words(line);
+        if (expected < 0) {
+            std::string first;
+            words >> first;
+            if (first == "shade" || first == "motion") {
+                apply_header(first, words, s, in);
+                continue;
+            }
+            expected = parse_count(first, words, in, kSceneWords);
+            s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
+            continue;
+        }
+        if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
+            in.fail("'shade' and 'motion' lines must come before the circle count");
+        if (read >= expected) in.fail("more circle lines than the count " + std::to_string(expected) + " says");
+        float v[10];
+        parse_numbers(words, kFields, 10, v, in, kSceneWords);
+        append_circle(s, v, v[7], v[8], v[9]);
+        ++read;
+    }
+    check_complete(expected, read, in, kSceneWords);
+    return s;
+}
+
+Scene load_scene_file(const std::string& path) { return parse_scene_text(read_text(path, kSceneWords), path); }
+
+Scene parse_particle_text(const std::string& text, const std::string& label) {
+    static const char* const kFields[7] = {"x", "y", "z", "vx", "vy", "vz", "radius"};
+    Scene s;
+    s.name = label;
+    s.shade = ShadeMode::Snow;
+    s.motion = Motion::None;
+    long long expected = -1, read = 0;
+    LineReader in(text, label);
+    std::string line;
+    while (in.next(line)) {
+        std::istringstream words(line);
+        if (expected < 0) {
+            std::string first;
+            words >> first;
+            expected = parse_count(first, words, in, kParticleWords);
+            s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
+            continue;
+        }
+        if (read >= expected) in.fail("more particle lines than the count " + std::to_string(expected) + " says");
+        float v[7];
+        parse_numbers(words, kFields, 7, v, in, kParticleWords);
+        append_circle(s, v, 1.f, 1.f, 1.f);  // white, as the course's snow flakes
+        ++read;
+    }
+    check_complete(expected, read, in, kParticleWords);
+    return s;
+}
+
+Scene load_particle_file(const std::string& path) {
+    return parse_particle_text(read_text(path, kParticleWords), path);
+}
+
+bool is_particle_path(const std::string& path) {
+    if (path.size() < 4) return false;
+    std::string ext = path.substr(path.size() - 4);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".par";
 }
 
 void save_scene_file(const Scene& s, const std::string& path) {

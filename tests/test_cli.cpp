@@ -13,8 +13,11 @@
 #include <iterator>
 #include <string>
 
+#include "render/cpu/cpu_stages.h"
+#include "render/frame_loop.h"
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
+#include "scenes/scene.h"
 
 #ifndef RENDER_EXE
 #error "RENDER_EXE (path of the render binary) must be defined by tests/CMakeLists.txt"
@@ -48,10 +51,12 @@ protected:
     void TearDown() override {
         if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
     }
-    /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr.
-    CmdResult render(const std::string& args) {
+    /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr;
+    /// in folder `cwd` when given (else the test's own working directory).
+    CmdResult render(const std::string& args, const std::string& cwd = "") {
         const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-        const std::string cmd = std::string("'") + RENDER_EXE + "' " + args + " >'" + out + "' 2>'" + err + "'";
+        const std::string cd = cwd.empty() ? "" : "cd '" + cwd + "' && ";
+        const std::string cmd = cd + "'" + RENDER_EXE + "' " + args + " >'" + out + "' 2>'" + err + "'";
         const int status = std::system(cmd.c_str());
         CmdResult r;
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -159,6 +164,92 @@ TEST_F(Cli, GoodSceneFileRenders) {
     // Pixel (4, 4) (center .5625, .5625) is covered: black at .5 over white.
     EXPECT_EQ(img.pixel(4, 4)[0], 127.f / 255.f);
     EXPECT_EQ(img.pixel(0, 0)[0], 1.f);
+}
+
+// ---- snowsingle and the course's particle file (.par) ------------------------------
+
+const char* kFlakes = "3\n0.5 0.5 0.2 0 0 0 0.2\n0.25 0.75 0.6 0 0 0 0.1\n0.8 0.2 1 0.5 0.5 0 0.05\n";
+
+TEST_F(Cli, SnowsingleWithoutSnowParDrawsTheStandInAndSaysSo) {
+    // An empty working directory: no snow.par. The stand-in equals its stored reference.
+    const CmdResult r = render("--scene snowsingle -r cpuref -s 256 --check", dir);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "snowsingle: the course's particle file ./snow.par was not found");
+    EXPECT_CONTAINS(r.err, "--particles PATH");
+    EXPECT_CONTAINS(r.out, "Scene: snowsingle (100000 circles)");
+    EXPECT_CONTAINS(r.out, "snowsingle_256x256_s0_f0000.png: PASS");
+}
+
+TEST_F(Cli, SnowsingleReadsSnowParFromTheWorkingDirectory) {
+    { std::ofstream(dir + "/snow.par") << kFlakes; }
+    const CmdResult r = render("--scene snowsingle -r cpuref -s 64 --check -f out", dir);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "snowsingle: 3 flakes from ./snow.par");
+    EXPECT_CONTAINS(r.out, "Scene: snowsingle (3 circles)");
+    EXPECT_CONTAINS(r.out, "Check vs stored: skipped (flakes from ./snow.par");
+    // The image is cpuref's of the file's flakes.
+    cr::CpuRefRenderer ref;
+    const cr::Image& want = cr::render_last_frame(ref, cr::load_particle_file(dir + "/snow.par"), 64, 64, 1);
+    cr::write_image(want, dir + "/want.png", cr::ImageFormat::Png);
+    EXPECT_EQ(slurp(dir + "/out_0000.png"), slurp(dir + "/want.png"));
+    // The course form finds it too.
+    const CmdResult c = render("snowsingle -r cpuref -s 32", dir);
+    EXPECT_EQ(c.code, 0) << c.err;
+    EXPECT_CONTAINS(c.out, "(3 circles)");
+}
+
+TEST_F(Cli, ParticlesNamesAnotherFile) {
+    { std::ofstream(dir + "/snow.par") << kFlakes; }
+    { std::ofstream(dir + "/one.par") << "1\n0.5 0.5 0.5 0 0 0 0.3\n"; }
+    const CmdResult r = render("--scene snowsingle --particles one.par -r cpuref -s 32", dir);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_CONTAINS(r.err, "snowsingle: 1 flake from one.par");
+    EXPECT_CONTAINS(r.out, "(1 circles)");
+    // --particles alone means snowsingle.
+    const CmdResult alone = render("--particles one.par -r cpuref -s 32", dir);
+    EXPECT_EQ(alone.code, 0) << alone.err;
+    EXPECT_CONTAINS(alone.out, "Scene: snowsingle (1 circles)");
+}
+
+TEST_F(Cli, ParticlesWithAnotherSceneOrAMissingFileExit2AndWriteNothing) {
+    { std::ofstream(dir + "/one.par") << "1\n0.5 0.5 0.5 0 0 0 0.3\n"; }
+    CmdResult r = render("--scene rgb --particles one.par -r cpuref -s 32 -f x", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--particles goes with the snowsingle scene only");
+    r = render("--scene-file one.par --particles one.par -r cpuref -s 32 -f x", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--particles goes with the snowsingle scene only");
+    r = render("--scene snowsingle --particles missing.par -r cpuref -s 32 -f x", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "missing.par: cannot open: No such file or directory");
+    EXPECT_FALSE(exists(dir + "/x_0000.png"));
+}
+
+TEST_F(Cli, MalformedSnowParNamesFileAndLineAndWritesNothing) {
+    { std::ofstream(dir + "/snow.par") << "2\n0.5 0.5 0.5 0 0 0 0.3\n0.5 0.5 0.5 0 0 0 -1\n"; }
+    { std::ofstream(dir + "/out_0000.png") << "keep"; }
+    const CmdResult r = render("--scene snowsingle -r cpuref -s 32 -f out", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "./snow.par:3: radius -1 is negative");
+    EXPECT_EQ(slurp(dir + "/out_0000.png"), "keep");
+    { std::ofstream(dir + "/snow.par") << "1\n0.5 0.5 0.5 0 0 0 0.3\n0.5 0.5 0.5 0 0 0 0.3\n"; }
+    const CmdResult more = render("--scene snowsingle -r cpuref -s 32", dir);
+    EXPECT_EQ(more.code, 2);
+    EXPECT_CONTAINS(more.err, "./snow.par:3: more particle lines than the count 1 says");
+}
+
+TEST_F(Cli, SceneFileParIsAStillSnowScene) {
+    { std::ofstream(dir + "/flakes.par") << kFlakes; }
+    const CmdResult r = render("--scene-file flakes.par -r cpuref -s 48 -b 0:3 -f f --check", dir);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "Scene: flakes.par (3 circles)");
+    // No motion: every frame is the same picture, on the snow background.
+    EXPECT_EQ(slurp(dir + "/f_0000.png"), slurp(dir + "/f_0002.png"));
+    const cr::Image img = cr::read_image(dir + "/f_0000.png");
+    EXPECT_EQ(img.pixel(0, 47)[0], img.pixel(0, 47)[2]);  // gray, top row: no flake there
+    EXPECT_LT(img.pixel(0, 47)[0], 1.f);
+    const CmdResult bad = render("--scene-file '" + dir + "' -r cpuref -s 8", dir);
+    EXPECT_EQ(bad.code, 2);
 }
 
 TEST_F(Cli, PpmFormatWritesPrefix0000Ppm) {

@@ -37,8 +37,8 @@ TEST(ReferenceSet, SmallSetEntries) {
     }
     EXPECT_EQ(set[0].file_name(), "rgb_256x256_s0_f0000.png");
     EXPECT_EQ(cr::reference_set(false).size(), 36u);
-    const cr::ReferenceSpec snow{"snow", 256, 256, 0, 240};
-    EXPECT_EQ(snow.file_name(), "snow_256x256_s0_f0240.png");
+    const cr::ReferenceSpec snow{"snow", 256, 256, 0, 300};
+    EXPECT_EQ(snow.file_name(), "snow_256x256_s0_f0300.png");
 }
 
 class StoredReference : public ::testing::TestWithParam<cr::ReferenceSpec> {};

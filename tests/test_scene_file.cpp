@@ -356,4 +356,148 @@ TEST(SceneFileRoundTrip, UnwritablePathThrowsAndLeavesNothing) {
     EXPECT_THROW(cr::save_scene_file(s, "/nonexistent/dir/scene.txt"), std::runtime_error);
 }
 
+// ---- the course's particle format (.par) ---------------------------------------
+
+const char* kGoodPar =
+    "3\n"
+    "0.5 0.25 0.125 1 2 3 0.0625\n"
+    "0.1 0.2 0.3 -0.4 -0.5 -0.6 0\n"
+    "  0.9\t0.8 1 0 0 0 0.01  \r\n";
+
+TEST(ParticleFile, ParsesAGoodFileIntoAStillWhiteSnowScene) {
+    const cr::Scene s = cr::parse_particle_text(kGoodPar, "snow.par");
+    ASSERT_EQ(s.count(), 3u);
+    EXPECT_EQ(s.name, "snow.par");
+    EXPECT_EQ(s.shade, cr::ShadeMode::Snow);
+    EXPECT_EQ(s.motion, cr::Motion::None);
+    EXPECT_EQ(s.x[0], .5f);
+    EXPECT_EQ(s.y[0], .25f);
+    EXPECT_EQ(s.z[0], .125f);
+    EXPECT_EQ(s.vx[0], 1.f);
+    EXPECT_EQ(s.vy[0], 2.f);
+    EXPECT_EQ(s.vz[0], 3.f);
+    EXPECT_EQ(s.radius[0], .0625f);
+    EXPECT_EQ(s.vz[1], -.6f);
+    EXPECT_EQ(s.radius[1], 0.f);
+    EXPECT_EQ(s.x[2], .9f);
+    EXPECT_EQ(s.radius[2], .01f);
+    for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(s.r[i] == 1.f && s.g[i] == 1.f && s.b[i] == 1.f) << i;
+    for (const auto* v : {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz, &s.radius, &s.r, &s.g, &s.b})
+        EXPECT_EQ(v->size(), 3u);
+}
+
+TEST(ParticleFile, NumbersAreReadLikeFscanfPercentF) {
+    // strtof rounds the decimal straight to float (no detour through double).
+    const cr::Scene s = cr::parse_particle_text("1\n0.1 1e-3 .5e1 0 0 0 0.300000011920928955078125\n", "p.par");
+    EXPECT_EQ(s.x[0], std::strtof("0.1", nullptr));
+    EXPECT_EQ(s.y[0], 1e-3f);
+    EXPECT_EQ(s.z[0], 5.f);
+    EXPECT_EQ(s.radius[0], .3f);
+    // A decimal just above the midpoint of the floats 1 and 1 + 2^-23 (by about
+    // 1e-19): strtof rounds it up; strtod would round it to the midpoint
+    // itself, and the cast to float then down to 1 (ties to even).
+    const cr::Scene h = cr::parse_particle_text("1\n1.00000005960464477550 0 0 0 0 0 0\n", "h.par");
+    EXPECT_EQ(h.x[0], std::strtof("1.00000005960464477550", nullptr));
+    EXPECT_EQ(h.x[0], 1.00000012f);
+}
+
+TEST(ParticleFile, CommentsBlankLinesAndAByteOrderMarkAreSkipped) {
+    const cr::Scene s = cr::parse_particle_text("\xEF\xBB\xBF# flakes\n\n2\n.1 .2 .3 0 0 0 .01 # one\n\n.4 .5 .6 0 0 0 .02\n", "c.par");
+    ASSERT_EQ(s.count(), 2u);
+    EXPECT_EQ(s.y[1], .5f);
+}
+
+/// Parses particle text, expecting a SceneFileError at `line` whose reason contains `reason`.
+void expect_par_error(const std::string& text, int line, const std::string& reason) {
+    try {
+        cr::parse_particle_text(text, "bad.par");
+        ADD_FAILURE() << "accepted: " << text.substr(0, 80);
+    } catch (const cr::SceneFileError& e) {
+        EXPECT_EQ(e.file, "bad.par");
+        EXPECT_EQ(e.line, line) << e.what();
+        EXPECT_NE(e.reason.find(reason), std::string::npos) << "reason: " << e.reason;
+        const std::string where = line > 0 ? "bad.par:" + std::to_string(line) + ": " : "bad.par: ";
+        EXPECT_EQ(std::string(e.what()).rfind(where, 0), 0u) << e.what();
+    }
+}
+
+const std::string kPar = "0.5 0.5 0.5 0 0 0 0.1\n";
+
+TEST(ParticleFileErrors, BadCount) {
+    expect_par_error("abc\n" + kPar, 1, "expected the particle count, got 'abc'");
+    expect_par_error("1.5\n" + kPar, 1, "expected the particle count, got '1.5'");
+    expect_par_error("-2\n", 1, "negative particle count -2");
+    expect_par_error("1 7\n" + kPar, 1, "extra text after the particle count");
+    expect_par_error("100000001\n", 1, "particle count 100000001 is over the limit of 100000000");
+    expect_par_error("99999999999999999999999\n", 1, "particle count 99999999999999999999999 is over the limit");
+}
+
+TEST(ParticleFileErrors, TooFewOrTooManyNumbers) {
+    expect_par_error("2\n" + kPar + "0.5 0.5 0.5 0 0 0\n", 3, "expected 7 numbers (x y z vx vy vz radius), got 6");
+    expect_par_error("1\n0.5 0.5 0.5 0 0 0 0.1 1 1 1\n", 2, "more than 7 numbers on a particle line");
+}
+
+TEST(ParticleFileErrors, NonNumbersAndNonFiniteValues) {
+    expect_par_error("1\n0.5 zero 0.5 0 0 0 0.1\n", 2, "field y: not a number 'zero'");
+    expect_par_error("1\n0.5 0.5 0.5 0 0 0 0.1f\n", 2, "field radius: not a number '0.1f'");
+    expect_par_error("1\n0.5 0.5 0.5 nan 0 0 0.1\n", 2, "field vx: 'nan' is not a finite float");
+    expect_par_error("1\n0.5 0.5 -inf 0 0 0 0.1\n", 2, "field z: '-inf' is not a finite float");
+    expect_par_error("1\n0.5 0.5 0.5 0 0 1e39 0.1\n", 2, "field vz: '1e39' is not a finite float");
+}
+
+TEST(ParticleFileErrors, NegativeRadius) {
+    expect_par_error("2\n" + kPar + "0.5 0.5 0.5 0 0 0 -0.25\n", 3, "radius -0.25 is negative");
+}
+
+TEST(ParticleFileErrors, CountDisagreesWithTheLines) {
+    expect_par_error("1\n" + kPar + kPar, 3, "more particle lines than the count 1 says");
+    expect_par_error("3\n" + kPar + kPar, 3, "truncated: the count says 3 particles, the file has 2");
+    expect_par_error("0\n" + kPar, 2, "more particle lines than the count 0 says");
+}
+
+TEST(ParticleFileErrors, EmptyFileBinaryAndLongLines) {
+    expect_par_error("", 0, "no particle count (empty file?)");
+    expect_par_error("\n\n", 2, "no particle count (empty file?)");
+    expect_par_error(std::string("1\n0.5\0 0.5\n", 11), 2, "binary data (NUL byte)");
+    expect_par_error("1\n" + std::string(5000, '1') + "\n", 2, "line longer than 4096 characters");
+}
+
+TEST(ParticleFileErrors, FolderAndMissingFile) {
+    try {
+        cr::load_particle_file("/tmp");
+        ADD_FAILURE() << "a folder was accepted";
+    } catch (const cr::SceneFileError& e) {
+        EXPECT_EQ(std::string(e.what()), "/tmp: is a folder, not a particle file");
+    }
+    try {
+        cr::load_particle_file("/nonexistent/dir/snow.par");
+        ADD_FAILURE() << "a missing file was accepted";
+    } catch (const cr::SceneFileError& e) {
+        EXPECT_EQ(std::string(e.what()), "/nonexistent/dir/snow.par: cannot open: No such file or directory");
+    }
+}
+
+TEST(ParticleFile, LoadsFromDiskAndAnEmptyCountIsAnEmptyScene) {
+    const std::string path = "/tmp/cr_test_par_" + std::to_string(getpid()) + ".par";
+    {
+        std::ofstream f(path);
+        f << kGoodPar;
+    }
+    const cr::Scene s = cr::load_particle_file(path);
+    EXPECT_EQ(s.count(), 3u);
+    EXPECT_EQ(s.name, path);
+    std::remove(path.c_str());
+    EXPECT_EQ(cr::parse_particle_text("0\n", "zero.par").count(), 0u);
+}
+
+TEST(ParticleFile, RecognizedByTheParExtension) {
+    EXPECT_TRUE(cr::is_particle_path("snow.par"));
+    EXPECT_TRUE(cr::is_particle_path("/a/b/FLAKES.PAR"));
+    EXPECT_TRUE(cr::is_particle_path(".par"));
+    EXPECT_FALSE(cr::is_particle_path("snow.par.txt"));
+    EXPECT_FALSE(cr::is_particle_path("scene.txt"));
+    EXPECT_FALSE(cr::is_particle_path("par"));
+    EXPECT_FALSE(cr::is_particle_path(""));
+}
+
 }  // namespace

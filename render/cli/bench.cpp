@@ -21,6 +21,7 @@
 #include "render/compare.h"
 #include "render/cpu/cpu_stages.h"
 #include "render/reference_set.h"
+#include "render/scene_source.h"
 
 namespace cr {
 
@@ -91,7 +92,9 @@ int run_bench(const BenchArgs& args) {
     size_t run = 0;
     bool any_fail = false;
     for (const auto& scene_name : args.scenes) {
-        const Scene scene = make_scene(scene_name, args.seed);
+        const SceneLoad load = load_scene(SceneRequest{scene_name, "", "", args.seed});  // snowsingle: ./snow.par
+        if (!load.note.empty()) std::fprintf(stderr, "%s\n", load.note.c_str());
+        const Scene& scene = load.scene;
         const long long blends = count_blends(scene, args.width, args.height);
         Image reference;
         bool have_reference = false;

@@ -34,7 +34,4 @@ struct RefsArgs {
 /// Renders every stored reference image with cpuref into out_dir.
 int run_refs(const RefsArgs& args);
 
-/// The scene of a run: a built-in name or a scene file.
-Scene load_scene(const std::string& name, const std::string& file, uint32_t seed);
-
 }  // namespace cr

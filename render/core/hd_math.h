@@ -53,6 +53,17 @@ CR_HD float div_rn(float a, float b) {
 #endif
 }
 
+/// int(v), truncation toward zero, with one defined result for every input on
+/// host and device alike: a NaN, or a value outside [-2^31, 2^31) (where a
+/// C++ cast is undefined), gives INT_MIN (-2147483648). That is what x86's
+/// cvttss2si instruction returns for those inputs, so the course's x86
+/// reference renderer sees the same number. Used by the course's snow noise.
+CR_HD int trunc_to_int(float v) {
+    const int kIntMin = -2147483647 - 1;
+    if (!(v >= -2147483648.f && v < 2147483648.f)) return kIntMin;  // also catches NaN
+    return static_cast<int>(v);
+}
+
 CR_HD int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 CR_HD float clamp_float(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
