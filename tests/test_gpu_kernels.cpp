@@ -226,6 +226,30 @@ TEST(GpuHostile, BatchedBinningMatches) {
     }
 }
 
+TEST(GpuTeaching, VariantsDrawTheSameImages) {
+    REQUIRE_GPU();
+    // The lessons' variants (docs/KERNELS.md) must change speed only, never pixels.
+    for (const char* opt : {"fill=thread", "list=split", "cull=warp"}) {
+        CudaOptions o;
+        if (std::string(opt) == "fill=thread") o.fill_per_thread = true;
+        if (std::string(opt) == "list=split") o.shade_variant = 1;
+        if (std::string(opt) == "cull=warp") o.shade_variant = 2;
+        for (const char* scene : {"rand10k", "biglittle", "snowsingle"}) {
+            auto r = make_cuda_renderer(KernelKind::Tiled, o);
+            const Image img = render_last(*r, make_scene(scene, 0), 512, 512, 1);
+            const CompareStats st = compare_images(img, reference(scene, 0, 512, 512, 1));
+            EXPECT_TRUE(st.pass) << opt << " on " << scene << ": " << describe(st);
+            if (std::string(scene) != "snowsingle") {
+                EXPECT_EQ(st.max_abs_error, 0.0) << opt << " on " << scene;
+            }
+        }
+    }
+    CudaOptions bad;
+    bad.shade_variant = 1;
+    auto p = make_cuda_renderer(KernelKind::Persistent, bad);
+    EXPECT_THROW(render_last(*p, make_scene("rand10k", 0), 256, 256, 1), std::invalid_argument);
+}
+
 TEST(GpuHostile, TileSize8Matches) {
     REQUIRE_GPU();
     CudaOptions o;
