@@ -38,7 +38,7 @@ bool cuda_device_available(std::string* why) {
 
 std::string gpu_description() {
     std::string why;
-    if (!cuda_device_available(&why)) return "no CUDA device (" + why + ")";
+    if (!cuda_device_available(&why)) return why;
 #if CR_HAVE_CUDA
     return cuda_device_description();
 #else
@@ -58,21 +58,29 @@ std::string canonical_renderer_name(const std::string& name_in) {
     throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
 }
 
+std::string renderer_unavailable(const std::string& name_in) {
+    const std::string name = canonical_renderer_name(name_in);
+    for (const auto& i : renderer_infos())
+        if (i.name == name && !i.needs_gpu) return "";
+    std::string why;
+    if (cuda_device_available(&why)) return "";
+    return "renderer '" + name + "' needs a CUDA GPU: " + why;
+}
+
 std::unique_ptr<Renderer> make_renderer(const std::string& name_in) {
     const std::string name = canonical_renderer_name(name_in);
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
+    const std::string why = renderer_unavailable(name);
+    if (!why.empty()) throw NoCudaDeviceError(why + "; use --renderer cpu or cpuref");
 #if CR_HAVE_CUDA
     const KernelKind kind = name == "naive"        ? KernelKind::Naive
                             : name == "tiled"      ? KernelKind::Tiled
                             : name == "persistent" ? KernelKind::Persistent
                                                    : KernelKind::Unordered;
-    std::string why;
-    if (!cuda_device_usable(&why))
-        throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why + "; use --renderer cpu or cpuref");
     return make_cuda_renderer(kind, cuda_options_from_env());
 #else
-    throw NoCudaDeviceError("renderer '" + name + "': " + kNoCudaBuild + "; use --renderer cpu or cpuref");
+    throw NoCudaDeviceError("renderer '" + name + "': " + kNoCudaBuild);  // not reached: unavailable above
 #endif
 }
 

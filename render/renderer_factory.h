@@ -28,7 +28,8 @@ bool cuda_built();
 /// True when a CUDA device is usable; `why` gets the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 
-/// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or "no CUDA device (WHY)".
+/// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or, without one, the
+/// plain reason ("no NVIDIA GPU or driver found").
 std::string gpu_description();
 
 /// The best renderer available here: "tiled" with a CUDA device, else "cpu".
@@ -38,9 +39,15 @@ std::string default_renderer_name();
 /// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
 std::string canonical_renderer_name(const std::string& name);
 
+/// Why renderer `name` cannot run here, as one message ("renderer 'tiled'
+/// needs a CUDA GPU: no NVIDIA GPU or driver found"), or "" when it can. Throws std::invalid_argument for an unknown
+/// name.
+std::string renderer_unavailable(const std::string& name);
+
 /// Builds renderer `name` ("cuda" is an alias of "tiled"). Throws
 /// std::invalid_argument for an unknown name and NoCudaDeviceError for a GPU
-/// renderer without a CUDA device or in a build without CUDA.
+/// renderer without a CUDA device or in a build without CUDA (the message
+/// of renderer_unavailable, then "; use --renderer cpu or cpuref").
 std::unique_ptr<Renderer> make_renderer(const std::string& name);
 
 /// Exact sum over circles of the pixels each covers (the blends a frame

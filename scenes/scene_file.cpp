@@ -49,13 +49,42 @@ std::string printable(const std::string& tok) {
     return out + (tok.size() > 40 ? "..." : "");
 }
 
+/// Parses the 10 numbers of one circle line into `s`; every message quotes
+/// the offending text as written.
+void parse_circle_line(std::istringstream& words, const std::string& label, int line_no, Scene& s) {
+    static const char* kFields[10] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
+    float v[10];
+    std::string tok, radius_text;
+    int f = 0;
+    while (words >> tok) {
+        if (f >= 10) throw SceneFileError(label, line_no, "more than 10 numbers on a circle line");
+        char* end = nullptr;
+        errno = 0;
+        const float val = std::strtof(tok.c_str(), &end);
+        if (end == tok.c_str() || *end != '\0')
+            throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": not a number '" + printable(tok) + "'");
+        // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
+        if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
+            throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": '" + printable(tok) + "' is not a finite float");
+        if (f == 6) radius_text = tok;
+        v[f++] = val;
+    }
+    if (f < 10)
+        throw SceneFileError(label, line_no, "expected 10 numbers (x y z vx vy vz radius r g b), got " + std::to_string(f));
+    if (v[6] < 0) throw SceneFileError(label, line_no, "radius " + printable(radius_text) + " is negative");
+    s.x.push_back(v[0]); s.y.push_back(v[1]); s.z.push_back(v[2]);
+    s.vx.push_back(v[3]); s.vy.push_back(v[4]); s.vz.push_back(v[5]);
+    s.radius.push_back(v[6]);
+    s.r.push_back(v[7]); s.g.push_back(v[8]); s.b.push_back(v[9]);
+}
+
 }  // namespace
 
 Scene parse_scene_text(const std::string& text, const std::string& label) {
-    static const char* kFields[10] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
     Scene s;
     s.name = label;
     long long expected = -1;
+    std::string count_text;  // the count as written, for messages
     long long read = 0;
     int line_no = 0;
     // A UTF-8 byte-order mark (some editors write one) is not part of the text.
@@ -99,41 +128,20 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
             if (n > kMaxCircles)
                 throw SceneFileError(label, line_no, "circle count " + first + " is over the limit of 100000000");
             expected = n;
+            count_text = printable(first);
             s.x.reserve(static_cast<size_t>(std::min<long long>(n, 1 << 20)));
             continue;
         }
         if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
             throw SceneFileError(label, line_no, "'shade' and 'motion' lines must come before the circle count");
         if (read >= expected)
-            throw SceneFileError(label, line_no, "more circle lines than the count " + std::to_string(expected) + " says");
-        float v[10];
-        std::string tok, radius_text;
-        int f = 0;
-        while (words >> tok) {
-            if (f >= 10) throw SceneFileError(label, line_no, "more than 10 numbers on a circle line");
-            char* end = nullptr;
-            errno = 0;
-            const float val = std::strtof(tok.c_str(), &end);
-            if (end == tok.c_str() || *end != '\0')
-                throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": not a number '" + printable(tok) + "'");
-            // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
-            if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
-                throw SceneFileError(label, line_no, std::string("field ") + kFields[f] + ": '" + printable(tok) + "' is not a finite float");
-            if (f == 6) radius_text = tok;
-            v[f++] = val;
-        }
-        if (f < 10)
-            throw SceneFileError(label, line_no, "expected 10 numbers (x y z vx vy vz radius r g b), got " + std::to_string(f));
-        if (v[6] < 0) throw SceneFileError(label, line_no, "radius " + printable(radius_text) + " is negative");
-        s.x.push_back(v[0]); s.y.push_back(v[1]); s.z.push_back(v[2]);
-        s.vx.push_back(v[3]); s.vy.push_back(v[4]); s.vz.push_back(v[5]);
-        s.radius.push_back(v[6]);
-        s.r.push_back(v[7]); s.g.push_back(v[8]); s.b.push_back(v[9]);
+            throw SceneFileError(label, line_no, "more circle lines than the count " + count_text + " says");
+        parse_circle_line(words, label, line_no, s);
         ++read;
     }
     if (expected < 0) throw SceneFileError(label, line_no, "no circle count (empty file?)");
     if (read < expected)
-        throw SceneFileError(label, line_no, "truncated: the count says " + std::to_string(expected) +
+        throw SceneFileError(label, line_no, "truncated: the count says " + count_text +
                                                  " circles, the file has " + std::to_string(read));
     return s;
 }
