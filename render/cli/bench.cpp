@@ -309,14 +309,12 @@ int run_bench(const BenchArgs& args) {
     if (!args.compare_path.empty()) print_comparison(out, args, plan, results);
     if (!args.json_path.empty()) write_json(out, args, plan, results);
     if (!args.csv_path.empty()) write_csv(out, args, results);
-    const bool any_fail = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.check == "F"; });
-    if (any_fail) return kExitMismatch;
-    if (!plan.unavailable.empty()) {
+    if (!plan.unavailable.empty())
         std::fprintf(stderr, "render: %zu of %zu renderers could not run here (see 'unavailable' above)\n",
                      plan.unavailable.size(), plan.renderers.size());
-        return kExitNoGpu;
-    }
-    return kExitOk;
+    const bool any_fail = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.check == "F"; });
+    if (any_fail) return kExitMismatch;  // a wrong result matters more than a missing GPU
+    return plan.unavailable.empty() ? kExitOk : kExitNoGpu;
 }
 
 }  // namespace cr
