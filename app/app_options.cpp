@@ -4,7 +4,10 @@
 
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "render/core/output_file.h"
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
@@ -19,70 +22,118 @@ int parse_frame_count(const std::string& text, const char* option) {
     return parse_whole_number(text, option, 1, 999999999, "use a whole number of frames, at least 1");
 }
 
-/// A usage error: prints "circle-renderer: MESSAGE" and exits with 2, as
-/// `render` does.
-ParseResult refuse(ParseResult res, const std::string& message) {
+/// A refused start: prints "circle-renderer: MESSAGE" and exits with `code`
+/// (2 for a usage error, 3 for a renderer without its GPU), as `render` does.
+ParseResult refuse(ParseResult res, const std::string& message, int code = kExitUsage) {
     std::cerr << "circle-renderer: " << message << "\n";
     res.exit_now = true;
-    res.exit_code = 2;
+    res.exit_code = code;
     return res;
+}
+
+/// The renderer of the command line cannot run here (no GPU).
+struct RendererUnavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Parses --overlay's list: tiles, diff or both ("tiles,diff").
+void parse_overlays(const std::string& text, AppOptions& o) {
+    const std::vector<std::string> names = split_list(text);
+    if (names.empty()) throw std::invalid_argument("bad --overlay '" + text + "': use tiles, diff or tiles,diff");
+    for (const auto& n : names) {
+        if (n == "tiles") o.overlay_tiles = true;
+        else if (n == "diff") o.overlay_diff = true;
+        else throw std::invalid_argument("bad --overlay '" + n + "': use tiles, diff or tiles,diff");
+    }
+}
+
+/// The options as typed, before validation.
+struct RawOptions {
+    std::string scene_pos, scene, size = "1024", seed = "0", frames, resize_every, overlay;
+    bool no_vsync = false;
+    CLI::Option* overlay_opt = nullptr;
+};
+
+void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
+    cli.add_option("scene_name", raw.scene_pos, "Scene name (same as --scene)");
+    cli.add_option("--scene", raw.scene, "Built-in scene name (default rgb)");
+    cli.add_option("--scene-file", o.scene_file, "Load circles from a scene file, or a .par particle file (docs/SCENE_FORMAT.md)");
+    cli.add_option("--particles", o.particles,
+                   "snowsingle (the default with this option): read the flakes from this .par file instead of ./snow.par");
+    cli.add_option("-r,--renderer", o.renderer,
+                   "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu "
+                   "(a GPU renderer without a GPU: exit 3)");
+    cli.add_option("-s,--size", raw.size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
+    cli.add_option("-S,--seed", raw.seed, "Random seed of the random scenes (default 0)");
+    cli.add_option("--frames", raw.frames, "Quit after N frames (N >= 1); print FPS and mean stage times");
+    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)");
+    cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG");
+    cli.add_flag("--no-vsync", raw.no_vsync, "Do not wait for the display's refresh");
+    cli.add_option("--window-width", o.window_width, "Initial window width (default 1280)")
+        ->check(CLI::Range(320, 16384));
+    cli.add_option("--window-height", o.window_height, "Initial window height (default 800)")
+        ->check(CLI::Range(240, 16384));
+    cli.add_option("--resize-every", raw.resize_every,
+                   "With --frames: every N frames resize the window through a fixed cycle of sizes (tests size changes)");
+    cli.add_flag("--check", o.check,
+                 "With --frames: compare the first frame at each render size and the last frame with cpuref; exit 1 on a difference");
+    raw.overlay_opt = cli.add_option("--overlay", raw.overlay,
+                                     "Heat map over the image at start: tiles (circles per tile), diff (error vs "
+                                     "cpuref; runs a check at start) or tiles,diff");
+}
+
+/// Checks the scene and renderer: unknown names and bad scene files throw
+/// std::invalid_argument or SceneFileError, a renderer that cannot run
+/// here RendererUnavailable.
+void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
+    if (!raw.scene.empty() && !raw.scene_pos.empty() && raw.scene != raw.scene_pos)
+        throw std::invalid_argument("two different scene names given");
+    if (!raw.scene.empty() || !raw.scene_pos.empty()) o.scene = raw.scene.empty() ? raw.scene_pos : raw.scene;
+    else if (!o.particles.empty() && o.scene_file.empty()) o.scene = "snowsingle";
+    if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
+    if (!o.scene_file.empty() && (!raw.scene.empty() || !raw.scene_pos.empty()))
+        throw std::invalid_argument("give either a scene name or --scene-file, not both");
+    if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
+        load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
+    if (!o.renderer.empty()) {
+        const std::string why = renderer_unavailable(o.renderer);  // unknown names throw, listing the valid ones
+        if (!why.empty()) throw RendererUnavailable(why + "; use --renderer cpu or cpuref");
+    }
+}
+
+/// Checks the run's options (frames, outputs, size, seed, overlays).
+void validate_run(const RawOptions& raw, AppOptions& o) {
+    if (raw.overlay_opt->count()) parse_overlays(raw.overlay, o);
+    if (!raw.frames.empty()) o.frames = parse_frame_count(raw.frames, "--frames");
+    if (!raw.resize_every.empty()) o.resize_every = parse_frame_count(raw.resize_every, "--resize-every");
+    if (o.frames == 0 && (o.resize_every > 0 || o.check))
+        throw std::invalid_argument("--resize-every and --check need --frames N (an automated run)");
+    if (o.frames == 0 && (!o.screenshot.empty() || !o.dump_frame.empty()))
+        throw std::invalid_argument("--screenshot and --dump-frame need --frames N (they are taken after frame N)");
+    if (o.screenshot == kStandardOutputPath || o.dump_frame == kStandardOutputPath)
+        throw std::invalid_argument("--screenshot and --dump-frame need a file name ('-' is not supported: "
+                                    "the run's summary goes to standard output)");
+    if (!o.screenshot.empty()) check_writable(o.screenshot);
+    if (!o.dump_frame.empty()) check_writable(o.dump_frame);
+    if (raw.size == "window")
+        o.width = o.height = 0;
+    else
+        parse_size(raw.size, o.width, o.height);
+    o.seed = parse_seed(raw.seed);
+    o.vsync = !raw.no_vsync;
 }
 
 }  // namespace
 
 ParseResult parse_app_options(int argc, char** argv) {
     ParseResult res;
-    AppOptions& o = res.options;
-    std::string scene_pos, scene, size = "1024", seed = "0";
-    bool no_vsync = false;
+    RawOptions raw;
     CLI::App cli{"circle-renderer: interactive viewer of the circle renderers (docs/GUI.md)"};
-    cli.add_option("scene_name", scene_pos, "Scene name (same as --scene)");
-    cli.add_option("--scene", scene, "Built-in scene name (default rgb)");
-    cli.add_option("--scene-file", o.scene_file, "Load circles from a scene file, or a .par particle file (docs/SCENE_FORMAT.md)");
-    cli.add_option("--particles", o.particles, "snowsingle (the default with this option): read the flakes from this .par file instead of ./snow.par");
-    cli.add_option("-r,--renderer", o.renderer,
-                   "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu");
-    cli.add_option("-s,--size", size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
-    cli.add_option("-S,--seed", seed, "Random seed of the random scenes (default 0)");
-    std::string frames_text;
-    cli.add_option("--frames", frames_text, "Quit after N frames (N >= 1); print FPS and mean stage times");
-    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)");
-    cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG");
-    cli.add_flag("--no-vsync", no_vsync, "Do not wait for the display's refresh");
-    cli.add_option("--window-width", o.window_width, "Initial window width (default 1280)")
-        ->check(CLI::Range(320, 16384));
-    cli.add_option("--window-height", o.window_height, "Initial window height (default 800)")
-        ->check(CLI::Range(240, 16384));
-    std::string resize_text;
-    cli.add_option("--resize-every", resize_text,
-                   "With --frames: every N frames resize the window through a fixed cycle of sizes (tests size changes)");
-    cli.add_flag("--check", o.check,
-                 "With --frames: compare the first frame at each render size and the last frame with cpuref; exit 1 on a difference");
+    add_options(cli, raw, res.options);
     try {
         cli.parse(argc, argv);
-        if (!scene.empty() && !scene_pos.empty() && scene != scene_pos)
-            throw std::invalid_argument("two different scene names given");
-        if (!scene.empty() || !scene_pos.empty()) o.scene = scene.empty() ? scene_pos : scene;
-        else if (!o.particles.empty() && o.scene_file.empty()) o.scene = "snowsingle";
-        if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
-        if (!o.scene_file.empty() && (!scene.empty() || !scene_pos.empty()))
-            throw std::invalid_argument("give either a scene name or --scene-file, not both");
-        if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
-            load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
-        if (!o.renderer.empty()) canonical_renderer_name(o.renderer);  // throws, listing the names
-        if (!frames_text.empty()) o.frames = parse_frame_count(frames_text, "--frames");
-        if (!resize_text.empty()) o.resize_every = parse_frame_count(resize_text, "--resize-every");
-        if (o.frames == 0 && (o.resize_every > 0 || o.check))
-            throw std::invalid_argument("--resize-every and --check need --frames N (an automated run)");
-        if (o.frames == 0 && (!o.screenshot.empty() || !o.dump_frame.empty()))
-            throw std::invalid_argument("--screenshot and --dump-frame need --frames N (they are taken after frame N)");
-        if (!o.screenshot.empty()) check_writable(o.screenshot);
-        if (!o.dump_frame.empty()) check_writable(o.dump_frame);
-        if (size == "window")
-            o.width = o.height = 0;
-        else
-            parse_size(size, o.width, o.height);
-        o.seed = parse_seed(seed);
+        validate_scene_and_renderer(raw, res.options);
+        validate_run(raw, res.options);
     } catch (const CLI::CallForHelp& e) {
         res.exit_now = true;
         res.exit_code = cli.exit(e);
@@ -93,8 +144,11 @@ ParseResult parse_app_options(int argc, char** argv) {
         return refuse(res, std::string("bad scene file: ") + e.what());
     } catch (const std::invalid_argument& e) {
         return refuse(res, e.what());
+    } catch (const FileError& e) {
+        return refuse(res, e.what());
+    } catch (const RendererUnavailable& e) {
+        return refuse(res, e.what(), kExitNoGpu);
     }
-    o.vsync = !no_vsync;
     return res;
 }
 

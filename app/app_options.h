@@ -27,6 +27,11 @@ struct AppOptions {
     /// With frames: compare the first frame at every render size, and the
     /// last frame, with cpuref (Session::run_check); exit 1 if one fails.
     bool check = false;
+    /// --overlay tiles: start with the tile heat map over the image.
+    bool overlay_tiles = false;
+    /// --overlay diff: check the first frame against cpuref at start (and,
+    /// with frames, the last one again) and show the diff heat map.
+    bool overlay_diff = false;
 };
 
 /// Window sizes (in window coordinates) that --resize-every steps through,
@@ -38,7 +43,8 @@ constexpr int kResizeCycle[][2] = {{977, 613}, {431, 240}, {1111, 797}, {640, 48
 
 /// Outcome of parsing: run with `options`, or exit at once with `exit_code`
 /// (--help prints usage and gives 0; a bad option prints why and gives 2,
-/// as `render`'s usage errors).
+/// and a renderer that cannot run here (a GPU one without a GPU) gives 3,
+/// as `render` does).
 struct ParseResult {
     AppOptions options;
     bool exit_now = false;

@@ -1,7 +1,7 @@
 # ctest driver of the `gui_screenshot` test (cmake -P): runs circle-renderer
 # under Xvfb for a few frames with an in-app screenshot and a dump of the
 # rendered frame, then gui_shot_check finds the frame 1:1 in the screenshot.
-# Inputs: XVFB_RUN, APP, CHECKER, OUT_DIR, MODE (empty or resize).
+# Inputs: XVFB_RUN, APP, CHECKER, OUT_DIR, MODE (empty, resize, fps or overlay).
 #
 # Two runs: the course's `rgb` with cpuref (gui_shot.png), and `rgby` with
 # cpu, which is not symmetric top-to-bottom, so an upside-down image fails.
@@ -21,6 +21,75 @@ function(gui_run renderer scene shot frame)
     message(FATAL_ERROR "gui_shot_check failed for ${renderer}, ${scene} (exit ${rc})")
   endif()
 endfunction()
+
+# MODE=fps (the `gui_fps` test): a 30-frame run in the default window. The
+# panel must show a non-zero frame rate equal to the summary's FPS (the app
+# prints the panel's figure too), its whole content (nothing cut off at the
+# bottom, by the app's own measure and in the screenshot's pixels), and the
+# image drawn 1:1 as its label says.
+if(MODE STREQUAL "fps")
+  set(shot ${OUT_DIR}/gui_fps_shot.png)
+  set(frame ${OUT_DIR}/gui_fps_frame.png)
+  file(REMOVE ${shot} ${frame})
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
+            ${APP} --renderer cpu --scene rgby --size 256 --frames 30 --screenshot ${shot} --dump-frame ${frame}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 60)
+  message(STATUS "${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "circle-renderer --frames 30 failed (exit ${rc})")
+  endif()
+  if(NOT out MATCHES "30 frames of rgby at 256x256 with cpu in [0-9.]+ s: ([0-9]+\\.[0-9]) FPS")
+    message(FATAL_ERROR "no FPS summary in the output")
+  endif()
+  set(fps ${CMAKE_MATCH_1})
+  if(NOT out MATCHES "panel: ([0-9]+\\.[0-9]) frames/s rendered; content fits the window \\([0-9]+ of 800 px high\\); image drawn 1:1")
+    message(FATAL_ERROR "the panel line is missing or says the content is cut off or not drawn 1:1")
+  endif()
+  set(panel_fps ${CMAKE_MATCH_1})
+  if(NOT panel_fps STREQUAL fps OR panel_fps STREQUAL "0.0")
+    message(FATAL_ERROR "panel shows ${panel_fps} frames/s, the summary says ${fps} FPS")
+  endif()
+  execute_process(COMMAND ${CHECKER} ${shot} ${frame} --panel-width 430 --panel-uncut RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gui_shot_check failed on the 30-frame screenshot (exit ${rc})")
+  endif()
+  return()
+endif()
+
+# MODE=overlay (the `gui_overlay` test): --overlay tiles,diff from the start
+# (diff runs a check of the first and last frame); the panel shows both
+# colour legends: the diff's magenta (beyond the tolerance) and the tile
+# scale's blue and yellow ends.
+if(MODE STREQUAL "overlay")
+  set(shot ${OUT_DIR}/gui_overlay_shot.png)
+  file(REMOVE ${shot})
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
+            ${APP} --renderer cpu --scene rand10k --size 512 --frames 3 --overlay tiles,diff --no-vsync
+                   --screenshot ${shot}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 60)
+  message(STATUS "${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "circle-renderer --overlay tiles,diff failed (exit ${rc})")
+  endif()
+  foreach(want "overlay: tiles, 16 x 16 tiles of 32 px, busiest tile "
+               "overlay: diff of frame 2 vs cpuref, PASS" "image drawn 1:1")
+    string(FIND "${out}" "${want}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "missing in the output: '${want}'")
+    endif()
+  endforeach()
+  execute_process(COMMAND ${CHECKER} ${shot} - --panel-width 430 --panel-uncut --panel-has 255,0,255
+                          --panel-has 255,255,0 --panel-has 0,0,255
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gui_shot_check: a legend colour is missing or the panel is cut off (exit ${rc})")
+  endif()
+  return()
+endif()
 
 # MODE=resize (the `gui_resize` test): render size following the window,
 # resized every 2 frames through app_options.h's kResizeCycle (850x800 ->

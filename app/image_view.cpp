@@ -85,6 +85,15 @@ void ImageView::draw(GLuint texture, const PixelRect& rect, bool blend, float op
     glDisable(GL_BLEND);
 }
 
+std::array<uint8_t, 3> tile_heat_color(double t) {
+    t = std::min(1.0, std::max(0.0, t));
+    // blue (0) -> red (0.5) -> yellow (1)
+    const double r = t < .5 ? 2 * t : 1.0;
+    const double g = t < .5 ? 0.0 : 2 * (t - .5);
+    const double b = t < .5 ? 1 - 2 * t : 0.0;
+    return {static_cast<uint8_t>(255 * r), static_cast<uint8_t>(255 * g), static_cast<uint8_t>(255 * b)};
+}
+
 std::vector<uint8_t> tile_heatmap_rgba8(const std::vector<int>& loads, int tiles_x, int tiles_y,
                                         int max_load) {
     std::vector<uint8_t> out(static_cast<size_t>(tiles_x) * tiles_y * 4, 0);
@@ -93,15 +102,11 @@ std::vector<uint8_t> tile_heatmap_rgba8(const std::vector<int>& loads, int tiles
         for (int x = 0; x < tiles_x; ++x) {
             const int n = loads[static_cast<size_t>(y) * tiles_x + x];
             if (n <= 0) continue;
-            const double t = std::min(1.0, n / top);
-            // blue (0) -> red (0.5) -> yellow (1)
-            const double r = t < .5 ? 2 * t : 1.0;
-            const double g = t < .5 ? 0.0 : 2 * (t - .5);
-            const double b = t < .5 ? 1 - 2 * t : 0.0;
+            const std::array<uint8_t, 3> c = tile_heat_color(n / top);
             uint8_t* px = &out[4 * (static_cast<size_t>(tiles_y - 1 - y) * tiles_x + x)];
-            px[0] = static_cast<uint8_t>(255 * r);
-            px[1] = static_cast<uint8_t>(255 * g);
-            px[2] = static_cast<uint8_t>(255 * b);
+            px[0] = c[0];
+            px[1] = c[1];
+            px[2] = c[2];
             px[3] = 255;
         }
     return out;

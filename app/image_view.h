@@ -1,6 +1,7 @@
 // Drawing the image and its overlays as textured quads in the window.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -52,6 +53,11 @@ private:
     GlVertexArray vao_;  // core profile: drawing needs a bound VAO, even without attributes
     GLint loc_tex_ = -1, loc_coverage_ = -1, loc_opacity_ = -1, loc_blend_ = -1;
 };
+
+/// The tile heat map's colour for a load fraction t in (0, 1] (a tile's
+/// circles / the busiest tile's): blue -> red -> yellow, linear. Shared with
+/// the panel's colour legend.
+std::array<uint8_t, 3> tile_heat_color(double t);
 
 /// Colors a tile grid of circle counts (tile (x, y) at loads[y * tiles_x + x],
 /// y = 0 at the bottom) as RGBA8, top tile row first: empty tiles transparent,

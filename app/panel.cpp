@@ -6,13 +6,29 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "image_view.h"
 #include "interop.h"
+#include "render/compare.h"
 #include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
 namespace cr::app {
+
+std::string drawn_scale_label(double scale) {
+    if (scale <= 0) return "-";
+    if (std::fabs(scale - 1.0) < 1e-9) return "1:1";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "at %.0f%% (fit)", 100 * scale);
+    return buf;
+}
 
 void init_sizes(ViewState& v, int start_width, int start_height) {
     v.sizes = {{512, 512}, {1024, 1024}, {2048, 2048}};
@@ -38,13 +54,29 @@ bool incorrect_demo(const RendererInfo& info) { return info.incorrect_by_design;
 
 std::string renderer_label(size_t index, const RendererInfo& info) {
     std::string label = std::to_string(index + 1) + "  " + info.name;
-    if (incorrect_demo(info)) label += "  (INCORRECT demo)";
+    if (incorrect_demo(info)) label += " (INCORRECT)";
     return label;
+}
+
+/// The renderers the panel's list and keys 1-9 switch between: every one
+/// but `student`, which needs a folder (the workbench section loads it).
+std::vector<RendererInfo> switchable_renderers() {
+    std::vector<RendererInfo> out;
+    for (const auto& i : renderer_infos())
+        if (i.name != "student") out.push_back(i);
+    return out;
+}
+
+/// Starts a borderless table of `columns` for label/value rows: cells clip
+/// instead of wrapping, so numbers are never split over two lines.
+bool begin_value_table(const char* id, int columns) {
+    return ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoPadOuterX);
 }
 
 /// snowsingle's particle file: a path field and Load ("" = ./snow.par when it
 /// exists, else the generated stand-in; render/scene_source.h decides).
 void particles_field(Session& s, ViewState& v) {
+    ImGui::SetNextItemWidth(200);
     const bool enter = ImGui::InputText("snow.par", &v.particles_path, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if (ImGui::Button("Load##particles") || enter) {
@@ -61,6 +93,7 @@ void scene_section(Session& s, ViewState& v) {
     const auto& names = scene_names();
     const int file_index = static_cast<int>(names.size());
     const std::string current = v.scene_index == file_index ? "load scene file" : names[static_cast<size_t>(v.scene_index)];
+    ImGui::SetNextItemWidth(170);
     if (ImGui::BeginCombo("scene", current.c_str())) {
         for (int i = 0; i <= file_index; ++i) {
             const std::string label = i == file_index ? "load scene file" : names[static_cast<size_t>(i)];
@@ -86,20 +119,20 @@ void scene_section(Session& s, ViewState& v) {
             c.path = v.scene_path;
             s.set_scene(c);
         }
-    } else if (ImGui::InputInt("seed", &v.seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        v.seed = std::max(v.seed, 0);
-        SceneChoice c;
-        c.name = names[static_cast<size_t>(v.scene_index)];
-        c.particles = c.name == "snowsingle" ? v.particles_path : "";
-        c.seed = static_cast<uint32_t>(v.seed);
-        s.set_scene(c);
+    } else {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(110);
+        if (ImGui::InputInt("seed", &v.seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            v.seed = std::max(v.seed, 0);
+            SceneChoice c;
+            c.name = names[static_cast<size_t>(v.scene_index)];
+            c.particles = c.name == "snowsingle" ? v.particles_path : "";
+            c.seed = static_cast<uint32_t>(v.seed);
+            s.set_scene(c);
+        }
     }
     if (v.scene_index != file_index && names[static_cast<size_t>(v.scene_index)] == "snowsingle") particles_field(s, v);
-    const SceneChoice& c = s.scene_choice();
-    ImGui::TextDisabled("showing %s, %zu circles", c.from_file ? c.path.c_str() : (c.name + " seed " + std::to_string(c.seed)).c_str(),
-                        s.scene().count());
-    if (!s.scene_note().empty()) ImGui::TextWrapped("%s", s.scene_note().c_str());  // where the flakes came from
-
+    ImGui::SetNextItemWidth(170);
     if (ImGui::BeginCombo("size", size_label(v.sizes[static_cast<size_t>(v.size_index)]).c_str())) {
         for (size_t i = 0; i < v.sizes.size(); ++i)
             if (ImGui::Selectable(size_label(v.sizes[i]).c_str(), int(i) == v.size_index)) {
@@ -109,24 +142,32 @@ void scene_section(Session& s, ViewState& v) {
             }
         ImGui::EndCombo();
     }
-    ImGui::TextDisabled("rendering %d x %d", s.width(), s.height());
+    const SceneChoice& c = s.scene_choice();
+    ImGui::TextDisabled("%s: %zu circles, rendering %d x %d",
+                        c.from_file ? c.path.c_str() : (c.name + " seed " + std::to_string(c.seed)).c_str(),
+                        s.scene().count(), s.width(), s.height());
+    if (!s.scene_note().empty()) ImGui::TextWrapped("%s", s.scene_note().c_str());  // where the flakes came from
 }
 
 void renderer_section(Session& s, ViewState& v) {
-    const auto& infos = renderer_infos();
-    for (size_t i = 0; i < infos.size(); ++i) {
-        const RendererInfo& info = infos[i];
-        const bool off = info.needs_gpu && !v.cuda_ok;
-        ImGui::BeginDisabled(off);
-        if (incorrect_demo(info)) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, .55f, .3f, 1.f));
-        if (ImGui::RadioButton(renderer_label(i, info).c_str(), s.renderer_name() == info.name) &&
-            s.renderer_name() != info.name)
-            choose_renderer(s, info.name);
-        if (incorrect_demo(info)) ImGui::PopStyleColor();
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s%s%s", info.description.c_str(), off ? "\nunavailable: " : "",
-                              off ? v.cuda_why.c_str() : "");
+    const auto infos = switchable_renderers();
+    if (ImGui::BeginTable("renderers", 2)) {
+        for (size_t i = 0; i < infos.size(); ++i) {
+            const RendererInfo& info = infos[i];
+            const bool off = info.needs_gpu && !v.cuda_ok;
+            ImGui::TableNextColumn();
+            ImGui::BeginDisabled(off);
+            if (incorrect_demo(info)) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, .55f, .3f, 1.f));
+            if (ImGui::RadioButton(renderer_label(i, info).c_str(), s.renderer_name() == info.name) &&
+                s.renderer_name() != info.name)
+                choose_renderer(s, info.name);
+            if (incorrect_demo(info)) ImGui::PopStyleColor();
+            ImGui::EndDisabled();
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s%s%s", info.description.c_str(), off ? "\nunavailable: " : "",
+                                  off ? v.cuda_why.c_str() : "");
+        }
+        ImGui::EndTable();
     }
     if (!v.cuda_ok) ImGui::TextWrapped("GPU renderers off: %s", v.cuda_why.c_str());
 }
@@ -137,12 +178,21 @@ void playback_section(Session& s, ViewState& v) {
     if (ImGui::Button("Step (N)")) v.step_requested = true;
     ImGui::SameLine();
     if (ImGui::Button("Restart")) s.restart();
-    // frame() counts advance steps; the course's frame 0 already had one.
-    ImGui::Text("frame %d   %.1f frames/s rendered   %.1f FPS window", std::max(s.frame() - 1, 0),
-                v.render_fps, v.display_fps);
+    if (begin_value_table("rates", 3)) {
+        ImGui::TableNextColumn();
+        // frame() counts advance steps; the course's frame 0 already had one.
+        ImGui::Text("frame %d", std::max(s.frame() - 1, 0));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f frames/s rendered", v.render_fps);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f FPS window", v.display_fps);
+        ImGui::EndTable();
+    }
     ImGui::Checkbox("vsync", &v.vsync);
     ImGui::SameLine();
     ImGui::Checkbox("1:1 pixels", &v.pixel_exact);
+    ImGui::SameLine();
+    ImGui::TextDisabled("drawn %s", drawn_scale_label(v.drawn_scale).c_str());
 }
 
 void display_section(DisplayTexture& d, ViewState& v) {
@@ -153,14 +203,27 @@ void display_section(DisplayTexture& d, ViewState& v) {
     ImGui::TextWrapped("display: %s", d.path().empty() ? "-" : d.path().c_str());
 }
 
+/// Sparkline of one stage's history, as wide as the table cell.
+void stage_sparkline(const StageSeries& st) {
+    const int n = st.filled;
+    const int offset = n < StageSeries::kHistory ? 0 : st.next;
+    float top = 0;
+    for (int k = 0; k < n; ++k) top = std::max(top, st.history[static_cast<size_t>(k)]);
+    ImGui::PlotLines(("##plot_" + st.name).c_str(), st.history.data(), n, offset, nullptr, 0.f,
+                     top > 0 ? top * 1.1f : 1.f, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight()));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s over the last %d frames: max %.3f ms", st.name.c_str(), n, top);
+}
+
 void stages_section(const Session& s) {
     const FrameTimes mean = mean_of(s.stage_sums());
     ImGui::Text("stage times (ms), mean over %d frames", mean.counted);
-    if (ImGui::BeginTable("stages", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("stages", 5, flags)) {
         ImGui::TableSetupColumn("stage");
         ImGui::TableSetupColumn("course");
         ImGui::TableSetupColumn("last");
         ImGui::TableSetupColumn("mean");
+        ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (const StageSeries& st : s.stages()) {
             double m = 0;
@@ -175,21 +238,101 @@ void stages_section(const Session& s) {
             ImGui::Text("%.3f", st.last_ms);
             ImGui::TableNextColumn();
             ImGui::Text("%.3f", m);
+            ImGui::TableNextColumn();
+            stage_sparkline(st);
         }
         ImGui::EndTable();
     }
     ImGui::Text("Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", mean.clear_ms, mean.advance_ms,
                 mean.render_ms, mean.total_ms);
-    for (const StageSeries& st : s.stages()) {
-        const int n = st.filled;
-        const int offset = n < StageSeries::kHistory ? 0 : st.next;
-        float top = 0;
-        for (int k = 0; k < n; ++k) top = std::max(top, st.history[static_cast<size_t>(k)]);
-        char overlay[64];
-        std::snprintf(overlay, sizeof overlay, "%s  max %.3f ms", st.name.c_str(), top);
-        ImGui::PlotLines(("##plot_" + st.name).c_str(), st.history.data(), n, offset, overlay, 0.f,
-                         top > 0 ? top * 1.1f : 1.f, ImVec2(ImGui::GetContentRegionAvail().x, 38));
+}
+
+ImU32 to_u32(float r, float g, float b) { return ImGui::GetColorU32(ImVec4(r, g, b, 1.f)); }
+
+/// A colour bar as wide as the panel: colour(t) for t from 0 (left) to 1
+/// (right), with the (t, label) ticks written under it.
+void color_bar(const std::function<ImU32(float)>& colour, const std::vector<std::pair<float, std::string>>& ticks) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x, h = 9.f;
+    constexpr int kSteps = 96;
+    for (int i = 0; i < kSteps; ++i)
+        dl->AddRectFilled(ImVec2(p.x + w * i / kSteps, p.y), ImVec2(p.x + w * (i + 1) / kSteps, p.y + h),
+                          colour((i + .5f) / kSteps));
+    for (const auto& [t, label] : ticks) {
+        const float tw = ImGui::CalcTextSize(label.c_str()).x;
+        const float x = std::min(std::max(p.x + t * w - tw / 2, p.x), p.x + w - tw);
+        dl->AddText(ImVec2(x, p.y + h + 1), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
     }
+    ImGui::Dummy(ImVec2(w, h + 1 + ImGui::GetTextLineHeight()));
+}
+
+/// A small filled square of `colour` followed by `label` on the same line.
+void swatch(ImU32 colour, const char* label) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float side = ImGui::GetTextLineHeight() - 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side), colour);
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+}
+
+/// The diff overlay's legend: cr::diff_heat_color over its log scale.
+void diff_legend(float tolerance) {
+    swatch(to_u32(0, 0, 0), "0 (equal)");
+    ImGui::SameLine();
+    const std::array<float, 3> beyond = diff_heat_color(1.f, 0.f);
+    swatch(to_u32(beyond[0], beyond[1], beyond[2]), ("beyond " + rule_name(tolerance)).c_str());
+    color_bar([tolerance](float t) {
+                  const std::array<float, 3> c = diff_heat_color(std::pow(10.f, 6.f * t - 6.f), tolerance);
+                  return to_u32(c[0], c[1], c[2]);
+              },
+              {{0.f, "|error| 1e-6"}, {1.f / 3, "1e-4"}, {2.f / 3, "1e-2"}, {1.f, "1 (log)"}});
+}
+
+/// The tile overlay's legend: circles per tile, linear up to the busiest tile.
+void tile_legend(const ViewState& v) {
+    if (v.tile_max <= 0) {
+        ImGui::TextDisabled("%s", v.tiles_note.c_str());
+        return;
+    }
+    ImGui::TextDisabled("%s; circles per tile, empty tiles clear:", v.tiles_note.c_str());
+    color_bar([](float t) {
+                  const std::array<uint8_t, 3> c = tile_heat_color(t);
+                  return IM_COL32(c[0], c[1], c[2], 255);
+              },
+              {{0.f, "1"}, {.5f, std::to_string((v.tile_max + 1) / 2)}, {1.f, std::to_string(v.tile_max) + " (max)"}});
+}
+
+/// The last check's figures in a table (numbers never wrap).
+void check_table(const CheckResult& c) {
+    const CompareStats& st = c.stats;
+    ImGui::TextColored(st.pass ? ImVec4(.4f, 1.f, .4f, 1.f) : ImVec4(1.f, .4f, .4f, 1.f), "%s: %s at frame %d%s",
+                       c.renderer.c_str(), st.pass ? "MATCHES cpuref" : "DIFFERS from cpuref",
+                       std::max(c.frame - 1, 0), c.incorrect_by_design ? " (incorrect by design)" : "");
+    if (!st.same_size) {
+        ImGui::TextUnformatted("image sizes differ");
+        return;
+    }
+    if (!begin_value_table("check", 4)) return;
+    const auto row = [](const char* a, const std::string& av, const char* b, const std::string& bv) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", a);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(av.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", b);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(bv.c_str());
+    };
+    char max_err[32], mean_err[32], psnr[32];
+    std::snprintf(max_err, sizeof max_err, "%.3g", st.max_abs_error);
+    std::snprintf(mean_err, sizeof mean_err, "%.3g", st.mean_abs_error);
+    std::snprintf(psnr, sizeof psnr, "%.1f dB", st.psnr_db);
+    row("max error", max_err, "mean error", mean_err);
+    row("pixels > 1e-4", std::to_string(st.mismatches_strict), "pixels > 0.1", std::to_string(st.mismatches_course));
+    row("PSNR", psnr, "decided by", rule_name(st.tolerance) + ", " + std::to_string(kAllowedMismatches) + " allowed");
+    ImGui::EndTable();
 }
 
 void check_section(Session& s, ViewState& v) {
@@ -197,21 +340,24 @@ void check_section(Session& s, ViewState& v) {
     ImGui::SameLine();
     if (ImGui::Button("Save PNG (S)")) s.save_png();
     const CheckResult& c = s.check();
-    if (c.valid) {
-        const bool pass = c.stats.pass;
-        ImGui::TextColored(pass ? ImVec4(.4f, 1.f, .4f, 1.f) : ImVec4(1.f, .4f, .4f, 1.f),
-                           "%s: %s at frame %d%s", c.renderer.c_str(), pass ? "MATCHES cpuref" : "DIFFERS from cpuref",
-                           std::max(c.frame - 1, 0), c.incorrect_by_design ? " (incorrect by design)" : "");
-        ImGui::TextWrapped("%s", c.summary.c_str());
-        ImGui::Checkbox("diff heat-map overlay", &v.show_diff);
-        if (v.show_diff) ImGui::SliderFloat("diff opacity", &v.diff_opacity, 0.f, 1.f);
-    } else {
-        v.show_diff = false;
+    if (c.valid) check_table(c);
+    else v.show_diff = false;
+    ImGui::TextUnformatted("heat maps:");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!c.valid);
+    ImGui::Checkbox("diff vs cpuref", &v.show_diff);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Checkbox("circles per tile", &v.show_tiles);
+    if (v.show_diff) {
+        ImGui::SetNextItemWidth(140);
+        ImGui::SliderFloat("diff opacity", &v.diff_opacity, 0.f, 1.f);
+        diff_legend(c.stats.tolerance);
     }
-    ImGui::Checkbox("tile heat-map overlay (circles per tile)", &v.show_tiles);
     if (v.show_tiles) {
+        ImGui::SetNextItemWidth(140);
         ImGui::SliderFloat("tile opacity", &v.tile_opacity, 0.f, 1.f);
-        ImGui::TextWrapped("%s", v.tiles_note.c_str());
+        tile_legend(v);
     }
 }
 
@@ -251,13 +397,18 @@ void draw_panel(Session& s, ViewState& v, DisplayTexture& display, float width) 
     if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) playback_section(s, v);
     if (ImGui::CollapsingHeader("Check and overlays", ImGuiTreeNodeFlags_DefaultOpen)) check_section(s, v);
     if (ImGui::CollapsingHeader("Stage times", ImGuiTreeNodeFlags_DefaultOpen)) stages_section(s);
-    ImGui::TextDisabled("keys: Space N 1-%zu C S Esc", renderer_infos().size());
+    ImGui::TextDisabled("keys: Space N 1-%zu C S Esc", switchable_renderers().size());
+    // What the content needs (bottom of the last item plus the padding) and
+    // what the window has: more means the bottom is cut off (it scrolls).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    v.panel_content_height = ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y;
+    v.panel_height = ImGui::GetWindowHeight();
     ImGui::End();
 }
 
 void handle_keys(Session& s, ViewState& v, const std::vector<int>& pressed) {
     if (ImGui::GetIO().WantTextInput) return;
-    const auto& infos = renderer_infos();
+    const auto infos = switchable_renderers();
     for (const int key : pressed) {
         if (key == GLFW_KEY_SPACE) v.playing = !v.playing;
         else if (key == GLFW_KEY_N) v.step_requested = true;

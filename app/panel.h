@@ -33,7 +33,16 @@ struct ViewState {
     bool cuda_ok = false;           ///< a CUDA device is usable
     std::string cuda_why;           ///< why not, when !cuda_ok
     std::string tiles_note;         ///< tile overlay status, set by the main loop
+    int tile_max = -1;              ///< circles in the busiest tile (legend scale); -1: no tiles
+    double drawn_scale = 0;         ///< image pixels drawn per rendered pixel this frame (1 = 1:1)
+    float panel_height = 0;         ///< the panel's height, window units
+    float panel_content_height = 0; ///< the height its content needs (more: cut off, scrolls)
 };
+
+/// How the image is drawn, for the panel and the --frames summary: "1:1",
+/// or "at 41% (fit)" when scaled to fit the area (also with "1:1 pixels" on,
+/// when the image is larger than the area); "-" before the first image.
+std::string drawn_scale_label(double scale);
 
 /// Builds the size choices 512, 1024, 2048 (plus the start size when it is
 /// another one) and "window" ({0, 0}), and selects the start size.

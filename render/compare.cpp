@@ -1,5 +1,8 @@
 #include "render/compare.h"
 
+#include "render/core/numbers.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -60,48 +63,58 @@ float parse_tolerance(const std::string& text) {
                                 "': use strict (1e-4), course (0.1) or a positive number");
 }
 
+std::array<float, 3> diff_heat_color(float abs_error, float tolerance) {
+    if (!(abs_error <= tolerance)) return {1.f, 0.f, 1.f};  // beyond tolerance, or NaN: magenta
+    if (abs_error == 0.f) return {0.f, 0.f, 0.f};          // equal: black
+    // log scale: 1e-6 -> 0, 1 -> 1; blue -> red -> yellow
+    const float t = std::min(std::max((std::log10(abs_error) + 6.f) / 6.f, 0.f), 1.f);
+    return {std::min(2.f * t, 1.f), std::max(2.f * t - 1.f, 0.f), std::max(1.f - 2.f * t, 0.f) * 0.8f + 0.2f};
+}
+
 Image diff_heatmap(const Image& test, const Image& ref, float tolerance) {
     Image out(ref.width, ref.height);
     if (test.width != ref.width || test.height != ref.height) return out;
     for (size_t p = 0; p < ref.pixel_count(); ++p) {
         float worst = 0;
-        bool bad = false;
         for (int c = 0; c < 3; ++c) {
             const float a = test.data[4 * p + c], b = ref.data[4 * p + c];
-            if (!std::isfinite(a) || !std::isfinite(b)) bad = true;
+            if (!std::isfinite(a) || !std::isfinite(b)) worst = std::numeric_limits<float>::infinity();
             else worst = std::max(worst, std::fabs(a - b));
         }
+        const std::array<float, 3> rgb = diff_heat_color(worst, tolerance);
         float* o = &out.data[4 * p];
+        o[0] = rgb[0];
+        o[1] = rgb[1];
+        o[2] = rgb[2];
         o[3] = 1.f;
-        if (bad || worst > tolerance) {  // beyond tolerance: magenta
-            o[0] = 1.f; o[1] = 0.f; o[2] = 1.f;
-            continue;
-        }
-        if (worst == 0.f) {  // equal: black
-            o[0] = o[1] = o[2] = 0.f;
-            continue;
-        }
-        // log scale: 1e-6 -> 0, 1 -> 1; blue -> red -> yellow
-        const float t = std::min(std::max((std::log10(worst) + 6.f) / 6.f, 0.f), 1.f);
-        o[0] = std::min(2.f * t, 1.f);
-        o[1] = std::max(2.f * t - 1.f, 0.f);
-        o[2] = std::max(1.f - 2.f * t, 0.f) * 0.8f + 0.2f;
     }
     return out;
 }
 
+std::string rule_name(float tolerance) {
+    if (tolerance == kStrictTolerance) return "strict (1e-4)";
+    if (tolerance == kCourseTolerance) return "course (0.1)";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "custom (%g)", as_written(tolerance));
+    return buf;
+}
+
 std::string describe(const CompareStats& s) {
     if (!s.same_size) return "image sizes differ";
-    char buf[400];
-    std::snprintf(buf, sizeof buf,
-                  "max abs error %.3g, mean abs error %.3g, PSNR %.1f dB, mismatching pixels: "
-                  "%lld (>1e-4), %lld (>0.1 course), %lld (>%g, the rule used; %lld allowed)",
-                  s.max_abs_error, s.mean_abs_error, s.psnr_db,
-                  static_cast<long long>(s.mismatches_strict),
-                  static_cast<long long>(s.mismatches_course),
-                  static_cast<long long>(s.mismatches_custom), static_cast<double>(s.tolerance),
+    const bool custom = s.tolerance != kStrictTolerance && s.tolerance != kCourseTolerance;
+    char decides[64];
+    std::snprintf(decides, sizeof decides, " (this rule decides: at most %lld allowed)",
                   static_cast<long long>(kAllowedMismatches));
-    return buf;
+    const auto rule = [&](float tol, int64_t count) {
+        return rule_name(tol) + ": " + std::to_string(count) + (s.tolerance == tol ? decides : "");
+    };
+    char head[160];
+    std::snprintf(head, sizeof head, "max abs error %.3g, mean abs error %.3g, PSNR %.1f dB; pixels beyond ",
+                  s.max_abs_error, s.mean_abs_error, s.psnr_db);
+    std::string text = head + rule(kStrictTolerance, s.mismatches_strict) + ", " +
+                       rule(kCourseTolerance, s.mismatches_course);
+    if (custom) text += ", " + rule(s.tolerance, s.mismatches_custom);
+    return text;
 }
 
 }  // namespace cr

@@ -1,6 +1,7 @@
 // Image comparison: the statistics `--check` prints and the pass rules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -37,12 +38,25 @@ CompareStats compare_images(const Image& test, const Image& reference,
 /// Throws std::invalid_argument with a message naming the bad value.
 float parse_tolerance(const std::string& text);
 
+/// The colour diff_heatmap gives a pixel whose largest channel error is
+/// `abs_error`: black when 0, blue -> red -> yellow on a log scale from 1e-6
+/// to 1, magenta beyond `tolerance` (or NaN). RGB in 0..1. Shared with the
+/// GUI's colour legend.
+std::array<float, 3> diff_heat_color(float abs_error, float tolerance);
+
 /// A heat map of |test - ref| (max over R, G, B): black where equal, then
 /// blue -> red -> yellow on a log scale from 1e-6 to 1; magenta for pixels
 /// beyond `tolerance`. Same size as the inputs.
 Image diff_heatmap(const Image& test, const Image& reference, float tolerance);
 
-/// One-paragraph human summary of the statistics.
+/// The name of the rule a tolerance stands for: "strict (1e-4)", "course
+/// (0.1)", or "custom (VALUE)" with VALUE as written (0.01, not 0.0099999998).
+std::string rule_name(float tolerance);
+
+/// One-line human summary of the statistics: errors, PSNR, and the pixels
+/// beyond each rule, each rule named once (strict, course, and a custom
+/// tolerance when one decides), the deciding one marked "(this rule
+/// decides: at most 5 allowed)".
 std::string describe(const CompareStats& s);
 
 }  // namespace cr

@@ -17,13 +17,14 @@ enum class ImageFormat { Png, Ppm };
 /// channel (uint8)(255 * clamp(v, 0, 1)) (truncation, as the course's writer).
 std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha = false);
 
-/// Writes `img` as PNG (stb_image_write) or binary PPM (P6), top row first.
-/// Writes to a temporary file beside `path` and renames it, so a failed write
-/// never leaves a truncated file or clobbers an existing one.
-/// Throws FileError naming the path on failure.
+/// Writes `img` as PNG (stb_image_write) or binary PPM (P6), top row first,
+/// through write_output_file: a file (also behind a symbolic link) is written
+/// to a temporary name and renamed, so a failed write never leaves a
+/// truncated file or clobbers an existing one; a device, FIFO or standard
+/// output ("-") is written in place. Throws FileError naming the path.
 void write_image(const Image& img, const std::string& path, ImageFormat format);
 
-/// Writes 8-bit RGBA/RGB bytes (top row first) as a PNG, atomically as above.
+/// Writes 8-bit RGBA/RGB bytes (top row first) as a PNG, as write_image does.
 void write_png_bytes(const std::string& path, int width, int height, int channels,
                      const uint8_t* bytes);
 

@@ -1,8 +1,11 @@
 #include "render/options.h"
 
 #include "render/core/numbers.h"
+#include "render/core/output_file.h"
 
 #include <cerrno>
+#include <filesystem>
+#include <system_error>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,30 +57,70 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 void check_not_folder(const std::string& path) {
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    if (classify_output(path) == OutputTarget::Folder)
         throw std::invalid_argument("cannot write '" + path + "': it is a folder");
 }
 
-void check_writable(const std::string& path) {
-    if (path.empty()) throw std::invalid_argument("empty output path");
-    check_not_folder(path);
+namespace {
+
+/// Proves that a file can be created in folder `dir` (permissions, read-only
+/// or special file systems) with a probe file that is removed at once.
+/// Returns 0 or the errno of the failure.
+int probe_folder(const std::string& dir) {
+    const std::string probe = dir + "/.render_probe_" + std::to_string(static_cast<long>(getpid()));
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) return errno;
+    close(fd);
+    unlink(probe.c_str());
+    return 0;
+}
+
+/// check_writable for a file to be created in `dir` (the folder of `path`'s
+/// final target).
+void check_can_create_in(const std::string& path, const std::string& dir) {
     struct stat st;
-    const auto slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
     if (stat(dir.c_str(), &st) != 0)
         throw std::invalid_argument("cannot write '" + path + "': folder '" + dir + "' does not exist");
     if (!S_ISDIR(st.st_mode))
         throw std::invalid_argument("cannot write '" + path + "': '" + dir + "' is not a folder");
-    // Prove a file can be created there (permissions, read-only or special
-    // file systems) without touching `path` itself.
-    const std::string probe = dir + "/.render_probe_" + std::to_string(static_cast<long>(getpid()));
-    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
+    if (const int err = probe_folder(dir))
         throw std::invalid_argument("cannot write '" + path + "': cannot create files in '" + dir +
-                                    "': " + std::strerror(errno));
-    close(fd);
-    unlink(probe.c_str());
+                                    "': " + std::strerror(err));
+}
+
+}  // namespace
+
+void check_writable(const std::string& path) {
+    if (path.empty()) throw std::invalid_argument("empty output path");
+    switch (classify_output(path)) {
+    case OutputTarget::StandardOutput: return;
+    case OutputTarget::Folder: throw std::invalid_argument("cannot write '" + path + "': it is a folder");
+    case OutputTarget::Special:  // written in place: no probe file beside a device
+        if (access(path.c_str(), W_OK) != 0)
+            throw std::invalid_argument("cannot write '" + path + "': " + std::strerror(errno));
+        return;
+    case OutputTarget::Regular:
+    case OutputTarget::Missing:  // a temporary file is created beside the link's final target
+        check_can_create_in(path, folder_of(follow_links(path)));
+        return;
+    }
+}
+
+bool check_output_folder(const std::string& dir, bool create) {
+    if (dir.empty()) throw std::invalid_argument("empty output folder");
+    struct stat st;
+    bool created = false;
+    if (stat(dir.c_str(), &st) != 0 && create) {
+        std::error_code ec;
+        created = std::filesystem::create_directories(dir, ec);
+        if (ec) throw std::invalid_argument("cannot create folder '" + dir + "': " + ec.message());
+    }
+    if (stat(dir.c_str(), &st) != 0)
+        throw std::invalid_argument("cannot write to folder '" + dir + "': it does not exist");
+    if (!S_ISDIR(st.st_mode)) throw std::invalid_argument("cannot write to folder '" + dir + "': it is not a folder");
+    if (const int err = probe_folder(dir))
+        throw std::invalid_argument("cannot write to folder '" + dir + "': " + std::strerror(err));
+    return created;
 }
 
 }  // namespace cr

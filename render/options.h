@@ -37,12 +37,20 @@ int parse_whole_number(const std::string& text, const std::string& option, int l
 std::vector<std::string> split_list(const std::string& text);
 
 /// Throws std::invalid_argument "cannot write 'PATH': it is a folder" when
-/// `path` names an existing folder.
+/// `path` names an existing folder (through any symbolic link).
 void check_not_folder(const std::string& path);
 
-/// Checks that a file can be created at `path` (not a folder; its folder
-/// exists and is writable) without touching any existing file. Throws
-/// std::invalid_argument.
+/// Checks up front that write_output_file can write `path`, without touching
+/// any existing file: "-" and the file standard output is open on pass; a
+/// device, FIFO or socket must be writable (no probe file is made beside
+/// it); for a regular or new file, also behind a symbolic link, the final
+/// target's folder must exist and accept new files (a probe file there is
+/// created and removed). Throws std::invalid_argument naming `path`.
 void check_writable(const std::string& path);
+
+/// Checks that files can be created in folder `dir`; with `create`, a
+/// missing `dir` is created first (with its missing parents). Returns true
+/// when it created `dir`. Throws std::invalid_argument naming `dir`.
+bool check_output_folder(const std::string& dir, bool create);
 
 }  // namespace cr

@@ -42,7 +42,7 @@ bool cuda_device_available(std::string* why) {
 
 std::string gpu_description() {
     std::string why;
-    if (!cuda_device_available(&why)) return "no CUDA device (" + why + ")";
+    if (!cuda_device_available(&why)) return why;
 #if CR_HAVE_CUDA
     return cuda_device_description();
 #else
@@ -62,6 +62,16 @@ std::string canonical_renderer_name(const std::string& name_in) {
     throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
 }
 
+std::string renderer_unavailable(const std::string& name_in) {
+    const std::string name = canonical_renderer_name(name_in);
+    for (const auto& i : renderer_infos())
+        if (i.name == name && !i.needs_gpu) return "";
+    if (name == "student" && !cuda_built()) return "";  // the student's library brings its own CUDA
+    std::string why;
+    if (cuda_device_available(&why)) return "";
+    return "renderer '" + name + "' needs a CUDA GPU: " + why;
+}
+
 namespace {
 
 std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
@@ -70,9 +80,8 @@ std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
     student::BuildOptions bo;
     bo.dir = ctx.student_dir;
     const student::BuildResult build = student::build_student(bo);
-    std::string why;
-    if (cuda_built() && !cuda_device_available(&why))  // built, but there is nothing to run it on
-        throw NoCudaDeviceError("renderer 'student' needs a CUDA GPU: " + why + " (--build-only builds without one)");
+    const std::string why = renderer_unavailable("student");  // built, but is there anything to run it on?
+    if (!why.empty()) throw NoCudaDeviceError(why + " (--build-only builds without one)");
     student::StudentOptions so;
     so.library = build.library;
     so.call_timeout_s = ctx.student_timeout_s;
@@ -94,17 +103,16 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in, const Render
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
     if (name == "student") return make_student_renderer(ctx);
+    const std::string why = renderer_unavailable(name);
+    if (!why.empty()) throw NoCudaDeviceError(why + "; use --renderer cpu or cpuref");
 #if CR_HAVE_CUDA
     const KernelKind kind = name == "naive"        ? KernelKind::Naive
                             : name == "tiled"      ? KernelKind::Tiled
                             : name == "persistent" ? KernelKind::Persistent
                                                    : KernelKind::Unordered;
-    std::string why;
-    if (!cuda_device_usable(&why))
-        throw NoCudaDeviceError("renderer '" + name + "' needs a CUDA GPU: " + why + "; use --renderer cpu or cpuref");
     return make_cuda_renderer(kind, cuda_options_from_env());
 #else
-    throw NoCudaDeviceError("renderer '" + name + "': " + kNoCudaBuild + "; use --renderer cpu or cpuref");
+    throw NoCudaDeviceError("renderer '" + name + "': " + kNoCudaBuild);  // not reached: unavailable above
 #endif
 }
 

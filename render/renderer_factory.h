@@ -29,7 +29,8 @@ bool cuda_built();
 /// True when a CUDA device is usable; `why` gets the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 
-/// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or "no CUDA device (WHY)".
+/// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or, without one, the
+/// plain reason ("no NVIDIA GPU or driver found").
 std::string gpu_description();
 
 /// The best renderer available here: "tiled" with a CUDA device, else "cpu".
@@ -38,6 +39,11 @@ std::string default_renderer_name();
 /// The renderer's name as renderer_infos() lists it ("cuda" -> "tiled",
 /// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
 std::string canonical_renderer_name(const std::string& name);
+
+/// Why renderer `name` cannot run here, as one message ("renderer 'tiled'
+/// needs a CUDA GPU: no NVIDIA GPU or driver found"), or "" when it can.
+/// Throws std::invalid_argument for an unknown name.
+std::string renderer_unavailable(const std::string& name);
 
 /// What some renderers need beyond their name.
 struct RendererContext {
@@ -52,7 +58,8 @@ struct RendererContext {
 /// Builds renderer `name` ("cuda" is an alias of "tiled"; "student" builds
 /// and loads ctx.student_dir). Throws std::invalid_argument for an unknown
 /// name or a student renderer without a folder, NoCudaDeviceError for a GPU
-/// renderer without a CUDA device or in a build without CUDA, and for
+/// renderer without a CUDA device or in a build without CUDA (the message of
+/// renderer_unavailable, then "; use --renderer cpu or cpuref"), and for
 /// "student" what cr::student::build_student throws (NvccMissing, BuildError).
 std::unique_ptr<Renderer> make_renderer(const std::string& name, const RendererContext& ctx = {});
 

@@ -143,10 +143,11 @@ void parse_numbers(std::istringstream& words, const char* const* fields, int n, 
 }
 
 /// After the last line: fails when there was no count or fewer items than it said.
-void check_complete(long long expected, long long read, const LineReader& in, const Wording& w) {
+void check_complete(long long expected, const std::string& count_text, long long read, const LineReader& in,
+                    const Wording& w) {
     if (expected < 0) in.fail(std::string("no ") + w.item + " count (empty file?)");
     if (read < expected)
-        in.fail("truncated: the count says " + std::to_string(expected) + " " + w.item + "s, the file has " +
+        in.fail("truncated: the count says " + count_text + " " + w.item + "s, the file has " +
                 std::to_string(read));
 }
 
@@ -197,6 +198,7 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
     Scene s;
     s.name = label;
     long long expected = -1, read = 0;
+    std::string count_text;
     LineReader in(text, label);
     std::string line;
     while (in.next(line)) {
@@ -209,18 +211,19 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
                 continue;
             }
             expected = parse_count(first, words, in, kSceneWords);
+            count_text = printable(first);  // quoted as written in messages
             s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
             continue;
         }
         if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
             in.fail("'shade' and 'motion' lines must come before the circle count");
-        if (read >= expected) in.fail("more circle lines than the count " + std::to_string(expected) + " says");
+        if (read >= expected) in.fail("more circle lines than the count " + count_text + " says");
         float v[10];
         parse_numbers(words, kFields, 10, v, in, kSceneWords);
         append_circle(s, v, v[7], v[8], v[9]);
         ++read;
     }
-    check_complete(expected, read, in, kSceneWords);
+    check_complete(expected, count_text, read, in, kSceneWords);
     return s;
 }
 
@@ -233,6 +236,7 @@ Scene parse_particle_text(const std::string& text, const std::string& label) {
     s.shade = ShadeMode::Snow;
     s.motion = Motion::None;
     long long expected = -1, read = 0;
+    std::string count_text;
     LineReader in(text, label);
     std::string line;
     while (in.next(line)) {
@@ -241,16 +245,17 @@ Scene parse_particle_text(const std::string& text, const std::string& label) {
             std::string first;
             words >> first;
             expected = parse_count(first, words, in, kParticleWords);
+            count_text = printable(first);  // quoted as written in messages
             s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
             continue;
         }
-        if (read >= expected) in.fail("more particle lines than the count " + std::to_string(expected) + " says");
+        if (read >= expected) in.fail("more particle lines than the count " + count_text + " says");
         float v[7];
         parse_numbers(words, kFields, 7, v, in, kParticleWords);
         append_circle(s, v, 1.f, 1.f, 1.f);  // white, as the course's snow flakes
         ++read;
     }
-    check_complete(expected, read, in, kParticleWords);
+    check_complete(expected, count_text, read, in, kParticleWords);
     return s;
 }
 

@@ -2,14 +2,25 @@
 # Builds (scripts/setup.sh) and runs the whole test suite: the unit, CLI,
 # reference-image and GUI tests through ctest (GPU tests report "skipped"
 # where no CUDA device exists), then the scene loader, CLI and CPU renderer
-# tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer. Ends with
+# one line: tests passed, failed, skipped and why (scripts/test_summary.py);
+# the exit code is 0 only when nothing failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-ctest --test-dir "${CR_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)"
+build=${CR_BUILD_DIR:-build}
+results=$(pwd)/$build/test-results
+mkdir -p "$results"
+rm -f "$results"/*.xml "$results"/gpu-names.txt
+rc=0
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$results/ctest.xml" || rc=1
+ctest --test-dir "$build" -N -L gpu > "$results/gpu-names.txt" || true
 # Sanitizer pass: host code only (CUDA kernels are checked by compute-sanitizer
 # on a GPU machine: scripts/gpu_sanitize.sh).
 CR_BUILD_DIR=build-asan bash -c 'cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCR_SANITIZE=ON \
   -DCR_BUILD_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=75 >/dev/null && cmake --build build-asan --parallel "$(nproc)"'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE "gpu|gui|slow"
+  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE "gpu|gui|slow" \
+        --output-junit "$results/ctest-asan.xml" || rc=1
+python3 scripts/test_summary.py --gpu-names "$results/gpu-names.txt" "$results"/ctest.xml "$results"/ctest-asan.xml
+exit $rc

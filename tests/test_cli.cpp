@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,9 +13,11 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "render/cpu/cpu_stages.h"
 #include "render/frame_loop.h"
+#include "render/core/numbers.h"
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
 #include "scenes/scene.h"
@@ -71,7 +74,7 @@ protected:
     EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing '" << (needle) << "' in:\n" << (haystack)
 
 TEST_F(Cli, CheckPasses) {
-    const CmdResult r = render("--scene rgb --renderer cpuref --size 64 --check");
+    const CmdResult r = render("--scene rgb --renderer cpu --size 64 --check");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_CONTAINS(r.out, "Check vs cpuref (live): PASS");
     EXPECT_CONTAINS(r.out, "\nPASS\n");
@@ -123,10 +126,12 @@ TEST_F(Cli, UnknownRendererExit2) {
 }
 
 TEST_F(Cli, GpuRendererWithoutGpuExit3) {
-    if (cr::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
+    std::string why;
+    if (cr::cuda_device_available(&why)) GTEST_SKIP() << "a CUDA device is present";
     const CmdResult r = render("--scene rgb --renderer tiled -s 16");
     EXPECT_EQ(r.code, 3) << r.out << r.err;
-    EXPECT_FALSE(r.err.empty());
+    EXPECT_EQ(r.err, "render: renderer 'tiled' needs a CUDA GPU: " + why + "; use --renderer cpu or cpuref\n");
+    EXPECT_EQ(r.out, "");
 }
 
 TEST_F(Cli, UnwritableOutputExit2WithOneLine) {
@@ -320,7 +325,7 @@ TEST_F(Cli, CourseFormsWriteEveryTimedFrame) {
 }
 
 TEST_F(Cli, PositionalSceneForm) {
-    const CmdResult r = render("-r cpuref -s 32 -c rgb");
+    const CmdResult r = render("-r cpu -s 32 -c rgb");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_CONTAINS(r.out, "Scene: rgb");
     EXPECT_CONTAINS(r.out, "\nPASS\n");
@@ -405,6 +410,223 @@ TEST_F(Cli, BenchCompareNeedsAMatchingBenchResult) {
     r = render("bench --scenes rgb --renderers cpu --size 32 --repeat 1 --frames 0:1 --compare '" + json + "'");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_CONTAINS(r.out, "ratio");
+}
+
+}  // namespace
+
+// ---- issue 17: outputs to standard output and special files -----------------
+
+namespace {
+
+bool is_symlink_to(const std::string& link, const std::string& to) {
+    struct stat st;
+    if (lstat(link.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
+    char buf[4096];
+    const ssize_t n = readlink(link.c_str(), buf, sizeof buf);
+    return n >= 0 && std::string(buf, static_cast<size_t>(n)) == to;
+}
+
+bool is_char_device(const std::string& path, unsigned major_no, unsigned minor_no) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == major_no &&
+           minor(st.st_rdev) == minor_no;
+}
+
+/// Character device c MAJOR MINOR at `path`; false when mknod is not
+/// allowed (not root).
+bool make_device(const std::string& path, unsigned major_no, unsigned minor_no) {
+    return mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) == 0;
+}
+
+int count_of(const std::string& text, const std::string& part) {
+    int n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
+    return n;
+}
+
+TEST_F(Cli, JsonToStandardOutputIsParseableAndTheReportGoesToStderr) {
+    const CmdResult r = render("rgb -r cpu -s 16 --check --json -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;
+    EXPECT_EQ(j["scene"], "rgb");
+    EXPECT_EQ(j["check"]["pass"], true);
+    EXPECT_CONTAINS(r.err, "Renderer: cpu");
+    EXPECT_CONTAINS(r.err, "Check vs cpuref (live): PASS");
+    EXPECT_EQ(r.err.find("Wrote"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, CsvAndDiffToStandardOutput) {
+    CmdResult r = render("bench --scenes rgb --renderers cpu --size 16 --repeat 1 --frames 0:1 --csv -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("scene,renderer,total_median_ms,", 0), 0u) << r.out;
+    EXPECT_EQ(count_of(r.out, "\n"), 2) << r.out;  // header and one row, nothing else
+    EXPECT_CONTAINS(r.err, "Device: ");
+    r = render("rgb -r cpu -s 16 --diff -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    r = render("rgb -r cpu -s 16 --diff - --json -");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "render: only one output can go to standard output ('-')\n");
+}
+
+TEST_F(Cli, SymlinkToAFileStaysALink) {
+    { std::ofstream(dir + "/target.json") << "old"; }
+    ASSERT_EQ(symlink("target.json", (dir + "/link.json").c_str()), 0);
+    const CmdResult r = render("rgb -r cpu -s 16 --json '" + dir + "/link.json'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(is_symlink_to(dir + "/link.json", "target.json"));
+    EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/target.json"))["renderer"], "cpu");
+    EXPECT_CONTAINS(r.out, "Wrote " + dir + "/link.json");
+}
+
+TEST_F(Cli, SymlinkToProcSelfFd1WritesToStandardOutput) {
+    ASSERT_EQ(symlink("/proc/self/fd/1", (dir + "/out1").c_str()), 0);
+    const CmdResult r = render("rgb -r cpu -s 16 --json '" + dir + "/out1'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << r.out;  // the report went to stderr
+    EXPECT_EQ(j["width"], 16);
+    EXPECT_TRUE(is_symlink_to(dir + "/out1", "/proc/self/fd/1"));
+}
+
+TEST_F(Cli, FifoIsWrittenInPlace) {
+    const std::string fifo = dir + "/fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::string got;
+    std::thread reader([&] { got = slurp(fifo); });  // a background reader
+    const CmdResult r = render("rgb -r cpu -s 16 --json '" + fifo + "'");
+    reader.join();
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(got)["scene"], "rgb");
+    struct stat st;
+    ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+TEST_F(Cli, NullDeviceTakesEveryOutputAndStaysADevice) {
+    const std::string null_dev = dir + "/null", frame = dir + "/f_0000.png";
+    if (!make_device(null_dev, 1, 3) || !make_device(frame, 1, 3))
+        GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    const CmdResult r = render("rgb -r cpu -s 16 -f '" + dir + "/f' --diff '" + null_dev + "' --json '" + null_dev + "'");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(is_char_device(null_dev, 1, 3));
+    EXPECT_TRUE(is_char_device(frame, 1, 3));
+    EXPECT_EQ(count_of(r.out, "Wrote "), 3) << r.out;
+}
+
+TEST_F(Cli, FullDeviceIsAnErrorExit2AndNothingWrote) {
+    const std::string full_dev = dir + "/full";
+    if (!make_device(full_dev, 1, 7)) GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    for (const std::string opts : {"rgb -r cpu -s 16 --json", "rgb -r cpu -s 16 --diff",
+                                   "bench --scenes rgb --renderers cpu --size 16 --repeat 1 --frames 0:1 --csv"}) {
+        const CmdResult r = render(opts + " '" + full_dev + "'");
+        EXPECT_EQ(r.code, 2) << opts;
+        const std::string want = "render: cannot write '" + full_dev + "': No space left on device\n";
+        ASSERT_GE(r.err.size(), want.size()) << r.err;
+        EXPECT_EQ(r.err.substr(r.err.size() - want.size()), want) << opts;  // the last line; bench's progress before it
+        EXPECT_EQ(r.out.find("Wrote"), std::string::npos) << r.out;
+        EXPECT_TRUE(is_char_device(full_dev, 1, 7)) << opts;
+    }
+}
+
+TEST_F(Cli, RefsCreatesAMissingOutputFolder) {
+    const std::string out = dir + "/new/refs";
+    CmdResult r = render("refs --small-only --out '" + out + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("Created folder " + out + "\n", 0), 0u) << r.out;
+    EXPECT_CONTAINS(r.out, "[18/18] wrote " + out + "/snowsingle_256x256_s0_f0000.png");
+    // The same bytes as the stored reference.
+    EXPECT_EQ(slurp(out + "/rgb_256x256_s0_f0000.png"), slurp(std::string(CR_SOURCE_DIR) + "/reference_images/rgb_256x256_s0_f0000.png"));
+    { std::ofstream(dir + "/plain") << "x"; }
+    r = render("refs --small-only --out '" + dir + "/plain'");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "render: cannot write to folder '" + dir + "/plain': it is not a folder\n");
+}
+
+// ---- issue 17: messages ----------------------------------------------------------
+
+TEST_F(Cli, NoGpuIsSaidOncePlainly) {
+    std::string why;
+    if (cr::cuda_device_available(&why)) GTEST_SKIP() << "a CUDA device is present";
+    CmdResult r = render("rgb -s 16");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.err, "note: " + why + "; using the cpu renderer\n");
+    r = render("--list");
+    EXPECT_EQ(count_of(r.out, why), 1) << r.out;
+    EXPECT_CONTAINS(r.out, "GPU renderers unavailable: " + why + "\n");
+    EXPECT_EQ(r.out.find("no CUDA device ("), std::string::npos) << r.out;
+    r = render("bench --scenes rgb --size 16 --repeat 1 --frames 0:1");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_CONTAINS(r.out, "\nDevice: none (" + why + ")\n");
+    EXPECT_EQ(count_of(r.out + r.err, why), 1) << r.out << r.err;
+}
+
+TEST_F(Cli, CheckLineNamesEachRuleOnceAndTheDecidingOne) {
+    const CmdResult r = render("rgb -r cpu -s 16 --check --tolerance course");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "strict (1e-4)"), 1) << r.out;
+    EXPECT_EQ(count_of(r.out, "course (0.1)"), 1) << r.out;
+    EXPECT_CONTAINS(r.out, "course (0.1): 0 (this rule decides: at most 5 allowed)");
+}
+
+TEST_F(Cli, CheckOfCpurefSaysItComparedWithItself) {
+    CmdResult r = render("rgb -r cpuref -s 64 --check");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_CONTAINS(r.out, "Check vs cpuref (live): cpuref compared with itself");
+    EXPECT_CONTAINS(r.out, "\nPASS (cpuref compared only with itself: no stored reference image for these parameters)\n");
+    EXPECT_EQ(r.out.find("\nPASS\n"), std::string::npos) << r.out;
+    r = render("rgby -r cpuref -s 256 --check");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_CONTAINS(r.out, "rgby_256x256_s0_f0000.png: PASS");
+    EXPECT_CONTAINS(r.out, "\nPASS (the stored reference image)\n");
+}
+
+TEST_F(Cli, JsonNumbersAreWrittenAsAPersonWould) {
+    const std::string json = dir + "/r.json";
+    CmdResult r = render("rgb -r cpu -s 16 --frames 0:3 --check --json '" + json + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = slurp(json);
+    EXPECT_CONTAINS(text, "\"tolerance\": 0.0001");
+    EXPECT_CONTAINS(text, "\"rule\": \"strict (1e-4)\"");
+    const nlohmann::json j = nlohmann::json::parse(text);
+    for (const char* k : {"clear_ms", "advance_ms", "render_ms", "total_ms"})
+        EXPECT_EQ(j[k].get<double>(), cr::round_significant(j[k].get<double>(), 4)) << k << " " << j[k];
+    for (const auto& s : j["stages"]) EXPECT_EQ(s["ms"].get<double>(), cr::round_significant(s["ms"].get<double>(), 4));
+    r = render("rgb -r cpu -s 16 --check --tolerance course --json -");
+    EXPECT_CONTAINS(r.out, "\"tolerance\": 0.1\n");
+}
+
+TEST_F(Cli, BenchRunsWhatCanRunAndMarksTheRestUnavailable) {
+    std::string why;
+    if (cr::cuda_device_available(&why)) GTEST_SKIP() << "a CUDA device is present: every renderer runs";
+    const std::string json = dir + "/b.json", csv = dir + "/b.csv";
+    const CmdResult r = render("bench --scenes rgb --renderers tiled,cpu --size 32 --repeat 1 --frames 0:1 --json '" +
+                               json + "' --csv '" + csv + "'");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "\nrgb         tiled       unavailable\n");
+    EXPECT_CONTAINS(r.out, "unavailable: renderer 'tiled' needs a CUDA GPU: " + why + "\n");
+    EXPECT_CONTAINS(r.out, "Wrote " + json);
+    EXPECT_CONTAINS(r.err, "render: 1 of 2 renderers could not run here");
+    const nlohmann::json j = nlohmann::json::parse(slurp(json));
+    ASSERT_EQ(j["results"].size(), 2u);
+    EXPECT_EQ(j["results"][0]["renderer"], "tiled");
+    EXPECT_EQ(j["results"][0]["status"], "unavailable");
+    EXPECT_EQ(j["results"][1]["renderer"], "cpu");
+    EXPECT_EQ(j["results"][1]["status"], "measured");
+    EXPECT_EQ(j["results"][1]["check"], "ok");
+    EXPECT_EQ(j["unavailable"]["tiled"], "renderer 'tiled' needs a CUDA GPU: " + why);
+    const std::string c = slurp(csv);
+    EXPECT_CONTAINS(c, "\nrgb,tiled,,,,,,,unavailable,,,unavailable\n");
+    EXPECT_CONTAINS(c, "\nrgb,cpu,");
+}
+
+TEST_F(Cli, BenchHelpNamesTheDefaultScenes) {
+    const CmdResult r = render("bench --help");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_CONTAINS(r.out, "rgb,rgby,rand10k,rand100k,rand1M,biglittle,littlebig,pattern,micro2M,snowsingle");
+    // Aliases name the same renderer: named twice.
+    EXPECT_EQ(render("bench --scenes rgb --renderers cuda,tiled --size 16 --repeat 1").code, 2);
 }
 
 }  // namespace

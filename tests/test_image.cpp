@@ -2,12 +2,17 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -172,13 +177,25 @@ TEST(Image, ExistingFileIsNotClobberedWhenTheWriteFails) {
     TempDir dir;
     const std::string path = dir.path() + "/keep.png";
     { std::ofstream(path) << "original contents"; }
-    // Block the temporary name the writer uses (path + ".tmp" + pid) with a
-    // folder, so opening the temporary fails.
-    const std::string blocker = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-    ASSERT_EQ(mkdir(blocker.c_str(), 0755), 0);
-    EXPECT_THROW(cr::write_image(sample_image(), path, cr::ImageFormat::Png), cr::FileError);
+    // A file-size limit below the image's size makes the write fail midway
+    // (EFBIG), as a full disk would.
+    struct rlimit old_limit;
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old_limit;
+    small.rlim_cur = 100;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::string message;
+    try {
+        cr::write_image(cr::Image(64, 64), path, cr::ImageFormat::Ppm);  // 12 KiB
+    } catch (const cr::FileError& e) {
+        message = e.what();
+    }
+    setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_EQ(message, "cannot write '" + path + "': " + std::strerror(EFBIG));
     EXPECT_EQ(read_file(path), "original contents");
-    rmdir(blocker.c_str());
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.png"});  // no temporary left
     // And a successful write replaces it.
     cr::write_image(sample_image(), path, cr::ImageFormat::Png);
     expect_sample_read_back(cr::read_image(path));
@@ -327,9 +344,39 @@ TEST(Compare, DescribeNamesTheNumbers) {
     const cr::Image ref = filled(2, 2, .5f);
     cr::Image test = ref;
     test.pixel(0, 0)[0] = .75f;
-    const std::string d = cr::describe(cr::compare_images(test, ref));
-    EXPECT_NE(d.find("max abs error 0.25"), std::string::npos) << d;
-    EXPECT_NE(d.find("1 (>1e-4)"), std::string::npos) << d;
+    EXPECT_EQ(cr::describe(cr::compare_images(test, ref)),
+              "max abs error 0.25, mean abs error 0.0208, PSNR 22.8 dB; pixels beyond strict (1e-4): 1 "
+              "(this rule decides: at most 5 allowed), course (0.1): 1");
+    EXPECT_EQ(cr::describe(cr::compare_images(test, ref, cr::kCourseTolerance)),
+              "max abs error 0.25, mean abs error 0.0208, PSNR 22.8 dB; pixels beyond strict (1e-4): 1, "
+              "course (0.1): 1 (this rule decides: at most 5 allowed)");
+    // A custom rule is listed once, after the two standard ones.
+    EXPECT_EQ(cr::describe(cr::compare_images(test, ref, .5f)),
+              "max abs error 0.25, mean abs error 0.0208, PSNR 22.8 dB; pixels beyond strict (1e-4): 1, "
+              "course (0.1): 1, custom (0.5): 0 (this rule decides: at most 5 allowed)");
+}
+
+TEST(Compare, RuleNamesQuoteTheToleranceAsWritten) {
+    EXPECT_EQ(cr::rule_name(cr::kStrictTolerance), "strict (1e-4)");
+    EXPECT_EQ(cr::rule_name(cr::kCourseTolerance), "course (0.1)");
+    EXPECT_EQ(cr::rule_name(cr::parse_tolerance("0.01")), "custom (0.01)");
+    EXPECT_EQ(cr::rule_name(cr::parse_tolerance("1e-3")), "custom (0.001)");
+}
+
+TEST(DiffHeatmap, LegendColoursAreTheHeatmapsColours) {
+    using C = std::array<float, 3>;
+    EXPECT_EQ(cr::diff_heat_color(0.f, 1e-4f), (C{0.f, 0.f, 0.f}));         // equal: black
+    EXPECT_EQ(cr::diff_heat_color(1e-7f, 1.f), (C{0.f, 0.f, 1.f}));         // the scale's start (and below): blue
+    EXPECT_EQ(cr::diff_heat_color(1.f, 1.f), (C{1.f, 1.f, .2f}));           // its end: yellow
+    EXPECT_EQ(cr::diff_heat_color(2e-4f, 1e-4f), (C{1.f, 0.f, 1.f}));       // beyond tolerance: magenta
+    EXPECT_EQ(cr::diff_heat_color(kNan, 1e-4f), (C{1.f, 0.f, 1.f}));
+    cr::Image ref = filled(1, 1, .5f), test = ref;
+    test.pixel(0, 0)[1] = .5f + 1e-5f;
+    const cr::Image h = cr::diff_heatmap(test, ref, 1e-4f);
+    const C c = cr::diff_heat_color(std::fabs(test.pixel(0, 0)[1] - .5f), 1e-4f);
+    EXPECT_EQ(h.pixel(0, 0)[0], c[0]);
+    EXPECT_EQ(h.pixel(0, 0)[1], c[1]);
+    EXPECT_EQ(h.pixel(0, 0)[2], c[2]);
 }
 
 TEST(ParseTolerance, GoodValues) {

@@ -123,6 +123,14 @@ TEST(SceneFileErrors, FewerCirclesThanTheCount) {
     expect_error("3\n" + kLine + kLine, 3, "truncated: the count says 3 circles, the file has 2");
 }
 
+TEST(SceneFileErrors, NumbersAreQuotedAsWritten) {
+    expect_error("02\n" + kLine + kLine + kLine, 4, "more circle lines than the count 02 says");
+    expect_error("003\n" + kLine + kLine, 3, "truncated: the count says 003 circles, the file has 2");
+    expect_error("1\n0.1 0.2 0.3 0 0 0 -0.20 1 0 0\n", 2, "radius -0.20 is negative");
+    expect_error("1\n0.1 0.2 0.3 0 0 0 -2e-1 1 0 0\n", 2, "radius -2e-1 is negative");
+    expect_error("1\n0.1 0.2 1e+39 0 0 0 0.05 1 0 0\n", 2, "field z: '1e+39' is not a finite float");
+}
+
 TEST(SceneFileErrors, TruncatedMidLine) {
     expect_error("2\n" + kLine + "0.1 0.2 0.", 3, "expected 10 numbers (x y z vx vy vz radius r g b), got 3");
 }

@@ -1,5 +1,9 @@
 #include "render/core/numbers.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 namespace cr {
 
 bool parse_integer(const std::string& text, long long lo, long long hi, long long& out) {
@@ -11,6 +15,23 @@ bool parse_integer(const std::string& text, long long lo, long long hi, long lon
     if (v < lo || v > hi) return false;
     out = v;
     return true;
+}
+
+double as_written(float v) {
+    if (!std::isfinite(v)) return v;
+    char buf[32];
+    for (int digits = 1; digits <= 9; ++digits) {  // 9 significant digits always round-trip a float
+        std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
+        if (std::strtof(buf, nullptr) == v) break;
+    }
+    return std::strtod(buf, nullptr);
+}
+
+double round_significant(double v, int digits) {
+    if (!std::isfinite(v) || v == 0) return v;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.*g", digits < 1 ? 1 : (digits > 17 ? 17 : digits), v);
+    return std::strtod(buf, nullptr);
 }
 
 }  // namespace cr

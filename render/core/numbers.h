@@ -12,6 +12,15 @@ constexpr int kMaxImageSide = 16384;
 /// or exponent). Returns false, leaving `out` unchanged, when it is not one.
 bool parse_integer(const std::string& text, long long lo, long long hi, long long& out);
 
+/// The float `v` as a double with the digits a person would write: the
+/// shortest decimal that reads back as the same float (1e-4f -> 0.0001,
+/// not 9.999999747378752e-05). Infinities and NaN pass through.
+double as_written(float v);
+
+/// `v` rounded to `digits` significant decimal digits (1..17), for figures
+/// such as timings whose last digits are noise (0.0331493 -> 0.03315 at 4).
+double round_significant(double v, int digits);
+
 /// True when width and height are both within 1..kMaxImageSide.
 inline bool valid_image_size(int width, int height) {
     return width >= 1 && height >= 1 && width <= kMaxImageSide && height <= kMaxImageSide;
