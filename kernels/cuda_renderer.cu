@@ -120,7 +120,7 @@ public:
         synchronize();
         CR_CUDA(on ? cudaProfilerStart() : cudaProfilerStop());
     }
-    GpuImage gpu_image() override { return {reinterpret_cast<const float*>(image_.get()), stream_.get()}; }
+    GpuImage gpu_image() const override { return {reinterpret_cast<const float*>(image_.get()), stream_.get()}; }
     size_t peak_device_bytes() const override { return tally_.peak; }
     bool is_incorrect_by_design() const override { return kind_ == KernelKind::Unordered; }
 

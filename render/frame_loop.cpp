@@ -3,6 +3,7 @@
 #include "render/core/numbers.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -84,7 +85,45 @@ const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int h
     return r.image();
 }
 
-FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int)>& on_frame) {
+TimingMethod parse_timing_method(const std::string& text) {
+    if (text == "events") return TimingMethod::Events;
+    if (text == "course") return TimingMethod::Course;
+    throw std::invalid_argument("bad --timing '" + text + "': use events or course");
+}
+
+std::string timing_method_text(TimingMethod m, const Renderer& r) {
+    if (m == TimingMethod::Course || r.course_timing())
+        return "the course's method: host clock around each call, each followed by cudaDeviceSynchronize()";
+    if (r.gpu_image().pixels) return "cudaEvents around each stage on the GPU's stream";
+    return "host clock around each stage (the CPU renderers run synchronously)";
+}
+
+namespace {
+
+/// The course's timing: host clock around each call, then a sync.
+std::vector<StageTime> render_next_frame_course(Renderer& r) {
+    if (r.course_timing()) return render_next_frame(r);  // it measures exactly that itself
+    using clock = std::chrono::steady_clock;
+    auto ms = [](clock::time_point a, clock::time_point b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    const auto t0 = clock::now();
+    r.clear();
+    r.synchronize();
+    const auto t1 = clock::now();
+    r.advance();
+    r.synchronize();
+    const auto t2 = clock::now();
+    r.render();
+    r.synchronize();
+    const auto t3 = clock::now();
+    return {{"clear", "Clear", ms(t0, t1)}, {"advance", "Advance", ms(t1, t2)}, {"render", "Render", ms(t2, t3)}};
+}
+
+}  // namespace
+
+FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int)>& on_frame, TimingMethod method,
+                      const std::function<void()>& before_counted) {
     r.clear();  // warm-up: loads kernels, touches buffers; no advance
     r.render();
     r.timings();
@@ -96,7 +135,8 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
             r.render();
             continue;
         }
-        accumulate(sum, render_next_frame(r));
+        if (f == range.start && before_counted) before_counted();
+        accumulate(sum, method == TimingMethod::Course ? render_next_frame_course(r) : render_next_frame(r));
         if (on_frame) on_frame(f);
     }
     return mean_of(sum);

@@ -53,11 +53,25 @@ const Image& render_frames(Renderer& r, const Scene& scene, int width, int heigh
 /// after setup); r.frame() is then 0.
 const Image& render_last_frame(Renderer& r, const Scene& scene, int width, int height, int frames);
 
+/// How the counted frames' stages are timed.
+enum class TimingMethod {
+    Events,  ///< the renderer's own: cudaEvents per stage on the GPU, the host clock on the CPU
+    Course,  ///< the course's: the host clock around clear(), advance(), render(), each followed by a sync
+};
+
+/// Parses "events" or "course". Throws std::invalid_argument naming the text.
+TimingMethod parse_timing_method(const std::string& text);
+
+/// One line saying how `r`'s times were taken with `m` (for reports).
+std::string timing_method_text(TimingMethod m, const Renderer& r);
+
 /// Runs the frame loop on `r` (already set up): a warm-up (clear + render,
 /// no advance, not counted, so the animation is unchanged), then for each
 /// frame 0..end-1: clear, advance, render; counted frames call on_frame.
-FrameTimes run_frames(Renderer& r, FrameRange range,
-                      const std::function<void(int frame)>& on_frame = {});
+/// `before_counted` runs just before the first counted frame (render
+/// profile starts the profiler there).
+FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int frame)>& on_frame = {},
+                      TimingMethod method = TimingMethod::Events, const std::function<void()>& before_counted = {});
 
 /// The outcome of rerender_compare.
 struct RepeatCheck {

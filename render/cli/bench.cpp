@@ -24,6 +24,7 @@
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
+#include "render/student/student_renderer.h"
 
 namespace cr {
 
@@ -42,6 +43,8 @@ double rounded(double v) { return round_significant(v, 4); }
 struct BenchResult {
     std::string scene, renderer;
     bool available = true;  ///< false: not run (see BenchPlan::unavailable)
+    std::string timing;     ///< "events" or "course": how this row was timed
+    std::string fault;      ///< the student's renderer failed (StudentFault::what())
     double total_median = 0, total_min = 0, total_max = 0;
     double clear = 0, advance = 0, render = 0;
     std::vector<std::pair<std::string, double>> stages;  // per-stage medians
@@ -90,14 +93,21 @@ BenchPlan plan_bench(const BenchArgs& args) {
     std::string why;
     const bool gpu = cuda_device_available(&why);
     if (plan.renderers.empty()) {
+        if (!args.student_dir.empty()) plan.renderers.push_back("student");
         for (const auto& i : renderer_infos())
-            if (i.name != "unordered" && i.name != "cpuref" && (gpu || !i.needs_gpu)) plan.renderers.push_back(i.name);
+            if (i.name != "unordered" && i.name != "cpuref" && i.name != "student" && (gpu || !i.needs_gpu))
+                plan.renderers.push_back(i.name);
         if (!gpu) std::fprintf(stderr, "note: without a GPU only 'cpu' is benchmarked (add cpuref with --renderers cpuref,cpu)\n");
     }
     for (const auto& r : plan.renderers) {
         const std::string reason = renderer_unavailable(r);  // unknown names throw (exit 2)
         if (!reason.empty()) plan.unavailable[r] = reason;
     }
+    const bool student = std::find(plan.renderers.begin(), plan.renderers.end(), "student") != plan.renderers.end();
+    if (student && args.student_dir.empty())
+        throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder)");
+    if (student && !plan.unavailable.count("student"))  // build once, up front: errors before anything runs
+        make_renderer("student", student_context(args.student_dir, args.student_timeout));
     if (!args.json_path.empty()) check_writable(args.json_path);
     if (!args.csv_path.empty()) check_writable(args.csv_path);
     if (!args.compare_path.empty()) plan.old = read_compare_file(args);
@@ -114,16 +124,20 @@ BenchPlan plan_bench(const BenchArgs& args) {
 /// cpuref on first use, or taken from cpuref's own run).
 BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string& rname, Image& reference,
                     bool& have_reference) {
-    std::unique_ptr<Renderer> r = make_renderer(rname);
+    RendererContext ctx = student_context(args.student_dir, args.student_timeout);
+    ctx.on_note = nullptr;  // said once by plan_bench
+    std::unique_ptr<Renderer> r = make_renderer(rname, ctx);
     BenchResult res;
     res.scene = scene.name;
     res.renderer = r->name();
+    const TimingMethod method = r->course_timing() ? TimingMethod::Course : args.timing;
+    res.timing = method == TimingMethod::Course ? "course" : "events";
     std::vector<double> totals, clears, advances, renders;
     std::map<std::string, std::vector<double>> per_stage;
     std::vector<std::string> order;
     for (int k = 0; k < args.repeat; ++k) {
         r->setup(scene, args.width, args.height);
-        const FrameTimes t = run_frames(*r, args.frames);
+        const FrameTimes t = run_frames(*r, args.frames, {}, method);
         totals.push_back(t.total_ms);
         clears.push_back(t.clear_ms);
         advances.push_back(t.advance_ms);
@@ -184,7 +198,17 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
                 continue;
             }
             std::fprintf(stderr, "[%zu/%zu] %s on %s ...\n", ++run, total_runs, rname.c_str(), scene_name.c_str());
-            results.push_back(measure(args, scene, rname, reference, have_reference));
+            try {
+                results.push_back(measure(args, scene, rname, reference, have_reference));
+            } catch (const student::StudentFault& e) {  // the student's code failed: say so, go on with the rest
+                BenchResult res;
+                res.scene = scene_name;
+                res.renderer = rname;
+                res.check = "fault";
+                res.fault = e.what();
+                results.push_back(res);
+                std::fprintf(stderr, "      %s\n", e.what());
+            }
             results.back().blends = blends;
         }
     }
@@ -200,12 +224,13 @@ std::map<std::string, double> cpuref_totals(const std::vector<BenchResult>& resu
 }
 
 void print_table(std::FILE* out, const std::vector<BenchResult>& results, const BenchPlan& plan) {
-    std::fprintf(out, "\n%-11s %-11s %10s %19s %9s %9s %9s %8s %10s %5s\n", "scene", "renderer", "Total ms",
-                 "min-max", "clear", "advance", "render", "speedup", "Gblends/s", "check");
+    std::fprintf(out, "\n%-11s %-11s %-7s %10s %19s %9s %9s %9s %8s %10s %5s\n", "scene", "renderer", "timing",
+                 "Total ms", "min-max", "clear", "advance", "render", "speedup", "Gblends/s", "check");
     const std::map<std::string, double> cpuref_total = cpuref_totals(results);
     for (const auto& r : results) {
-        if (!r.available) {
-            std::fprintf(out, "%-11s %-11s %10s\n", r.scene.c_str(), r.renderer.c_str(), "unavailable");
+        if (!r.available || !r.fault.empty()) {
+            std::fprintf(out, "%-11s %-11s %-7s %10s\n", r.scene.c_str(), r.renderer.c_str(), "-",
+                         r.available ? "fault" : "unavailable");
             continue;
         }
         char speed[32] = "-";
@@ -214,18 +239,22 @@ void print_table(std::FILE* out, const std::vector<BenchResult>& results, const 
         const double gbps = r.render > 0 ? r.blends / (r.render * 1e-3) / 1e9 : 0;
         char range[48];
         std::snprintf(range, sizeof range, "%.4f-%.4f", r.total_min, r.total_max);
-        std::fprintf(out, "%-11s %-11s %10.4f %19s %9.4f %9.4f %9.4f %8s %10.2f %5s\n", r.scene.c_str(),
-                     r.renderer.c_str(), r.total_median, range, r.clear, r.advance, r.render, speed, gbps,
-                     r.check.c_str());
+        std::fprintf(out, "%-11s %-11s %-7s %10.4f %19s %9.4f %9.4f %9.4f %8s %10.2f %5s\n", r.scene.c_str(),
+                     r.renderer.c_str(), r.timing.c_str(), r.total_median, range, r.clear, r.advance, r.render, speed,
+                     gbps, r.check.c_str());
     }
     for (const auto& [name, why] : plan.unavailable) std::fprintf(out, "unavailable: %s\n", why.c_str());
+    for (const auto& r : results)
+        if (!r.fault.empty()) std::fprintf(out, "fault: %s on %s: %s\n", r.renderer.c_str(), r.scene.c_str(), r.fault.c_str());
+    std::fprintf(out, "timing: events = cudaEvents around each GPU stage (host clock for CPU renderers); course = the "
+                      "course's method, host clock around each call followed by cudaDeviceSynchronize()\n");
 }
 
 void print_details(std::FILE* out, const std::vector<BenchResult>& results) {
     std::fprintf(out, "\nPer-stage medians (ms) and work per frame:\n");
     bool any_fail = false;
     for (const auto& r : results) {
-        if (!r.available) continue;
+        if (!r.available || !r.fault.empty()) continue;
         any_fail = any_fail || r.check == "F";
         std::fprintf(out, "%-11s %-11s", r.scene.c_str(), r.renderer.c_str());
         for (const auto& [n, ms] : r.stages) std::fprintf(out, " %s=%.4f", n.c_str(), ms);
@@ -256,7 +285,8 @@ void print_comparison(std::FILE* out, const BenchArgs& args, const BenchPlan& pl
 
 nlohmann::json result_json(const BenchResult& r, const std::map<std::string, double>& cpuref_total) {
     if (!r.available) return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "unavailable"}};
-    nlohmann::json e = {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "measured"},
+    if (!r.fault.empty()) return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "fault"}, {"fault", r.fault}};
+    nlohmann::json e = {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "measured"}, {"timing", r.timing},
                         {"total_median_ms", rounded(r.total_median)}, {"total_min_ms", rounded(r.total_min)},
                         {"total_max_ms", rounded(r.total_max)}, {"clear_ms", rounded(r.clear)},
                         {"advance_ms", rounded(r.advance)}, {"render_ms", rounded(r.render)}, {"check", r.check},
@@ -316,6 +346,8 @@ int run_bench(const BenchArgs& args) {
         std::fprintf(stderr, "render: %zu of %zu renderers could not run here (see 'unavailable' above)\n",
                      plan.unavailable.size(), plan.renderers.size());
     const bool any_fail = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.check == "F"; });
+    const bool any_fault = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return !r.fault.empty(); });
+    if (any_fault) return kExitRuntime;  // the student's renderer crashed, hung or hit a CUDA error
     if (any_fail) return kExitMismatch;  // a wrong result matters more than a missing GPU
     return plan.unavailable.empty() ? kExitOk : kExitNoGpu;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render/frame_loop.h"
+#include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
 namespace cr {
@@ -15,9 +16,26 @@ namespace cr {
 struct RenderArgs {
     std::string scene, scene_pos, scene_file, particles, renderer, size = "1024", seed = "0", frames = "0:1";
     std::string file_prefix, format = "png", diff_path, json_path, tolerance = "strict", reference_dir;
-    bool check = false, interactive = false, list = false;
+    std::string student_dir;              ///< --student DIR: run the student's renderer (renderer "student")
+    std::string student_timeout = "30";   ///< seconds a student's call may take
+    std::string timing = "events";        ///< events or course (our renderers; the student's is always course)
+    bool check = false, interactive = false, list = false, build_only = false;
+    bool profile_range = false;           ///< hidden: profile the counted frames (render profile's child run)
     bool renderer_given = false, file_given = false;
 };
+
+/// The renderer name a run asks for: --student DIR means "student"; -r and
+/// --student together must agree. Throws std::invalid_argument.
+std::string requested_renderer(const std::string& renderer, const std::string& student_dir);
+
+/// What make_renderer needs for the student's renderer: the folder, the time
+/// limit (whole seconds, 1..3600), and notes printed to stderr.
+RendererContext student_context(const std::string& student_dir, const std::string& timeout_text);
+
+/// `render --student DIR --build-only`: builds (or finds in the cache) and
+/// prints where the build is. Returns 0; errors are thrown (BuildError: 2,
+/// NvccMissing: 3).
+int run_build_only(const RenderArgs& args);
 
 /// Runs `render`: renders, prints the times, writes the files, checks;
 /// returns the exit code (1 when --check fails).
@@ -36,6 +54,8 @@ struct BenchArgs {
     int repeat = 5;
     bool check = true;
     std::string json_path, csv_path, compare_path;
+    std::string student_dir, student_timeout = "30";  ///< the `student` renderer's folder and time limit
+    TimingMethod timing = TimingMethod::Events;      ///< our renderers' timing method (--timing)
 };
 
 /// The scenes `render bench` runs without --scenes: the course's scenes
@@ -56,6 +76,30 @@ struct RefsArgs {
 /// Renders every stored reference image with cpuref into out_dir (created
 /// when missing).
 int run_refs(const RefsArgs& args);
+
+/// Options of `render grade`.
+struct GradeArgs {
+    std::string student_dir;             ///< --student DIR
+    std::string reference;               ///< --reference PATH: the course's render_ref ("" = DIR/render_ref if it runs)
+    std::string seed;                    ///< --seed S: the correctness seeds' generator ("" = random)
+    std::string json_path;
+    std::string student_timeout = "30";
+};
+
+/// Runs `render grade` (render/cli/grade.cpp); returns 0 once graded.
+int run_grade(const GradeArgs& args);
+
+/// Options of `render profile`.
+struct ProfileArgs {
+    RenderArgs render;          ///< the run to profile (scene, renderer or --student, size, frames, seed)
+    std::string json_path, compare_path;
+    std::string timeout = "300";  ///< seconds the profiled run may take
+};
+
+/// Runs `render profile` (render/cli/profile_command.cpp): the frames under
+/// Nsight Compute, a table per kernel launch, findings; exit 3 when ncu
+/// cannot be used.
+int run_profile(const ProfileArgs& args, const char* argv0);
 
 /// Where the human-readable report goes: stderr when one of `data_paths`
 /// is standard output ("-", /dev/stdout), so that stdout holds only that

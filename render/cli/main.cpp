@@ -18,7 +18,9 @@
 #include "render/cli/commands.h"
 #include "render/core/output_file.h"
 #include "render/options.h"
+#include "render/profile.h"
 #include "render/renderer_factory.h"
+#include "render/student/student_build.h"
 
 namespace cr {
 namespace {
@@ -37,9 +39,10 @@ int launch_gui(const std::string& scene, const RenderArgs& a, const char* argv0)
                                     "(install libglfw3-dev libimgui-dev python3-glad and rebuild)");
     std::vector<std::string> args = {gui, "--size", a.size, "--seed", a.seed};
     if (!a.scene_file.empty()) args.insert(args.end(), {"--scene-file", a.scene_file});
+    else if (!scene.empty()) args.insert(args.end(), {"--scene", scene});
     if (!a.particles.empty()) args.insert(args.end(), {"--particles", a.particles});
-    else args.insert(args.end(), {"--scene", scene});
-    if (!a.renderer.empty()) args.insert(args.end(), {"--renderer", a.renderer});
+    if (!a.renderer.empty() && a.renderer != "student") args.insert(args.end(), {"--renderer", a.renderer});
+    if (!a.student_dir.empty()) args.insert(args.end(), {"--student", a.student_dir});
     std::vector<char*> cargs;
     for (auto& s : args) cargs.push_back(s.data());
     cargs.push_back(nullptr);
@@ -50,6 +53,7 @@ int launch_gui(const std::string& scene, const RenderArgs& a, const char* argv0)
 /// The options of `render bench` as typed (checked by bench_args).
 struct BenchText {
     std::string scenes = kDefaultBenchScenes, renderers, size = "1024", frames = "0:4", seed = "0", repeat = "5";
+    std::string timing = "events";
     bool no_check = false;
 };
 
@@ -59,8 +63,12 @@ struct CommandLine {
     BenchText bench_text;
     BenchArgs bench;
     RefsArgs refs;
+    GradeArgs grade;
+    ProfileArgs profile;
     CLI::App* bench_cmd = nullptr;
     CLI::App* refs_cmd = nullptr;
+    CLI::App* grade_cmd = nullptr;
+    CLI::App* profile_cmd = nullptr;
     CLI::Option* renderer_opt = nullptr;
     CLI::Option* file_opt = nullptr;
 };
@@ -88,6 +96,14 @@ void add_render_options(CLI::App& app, CommandLine& c) {
                                           "the report then goes to stderr)");
     app.add_option("--reference-dir", a.reference_dir, "Folder of stored reference images");
     app.add_flag("-i,--interactive", a.interactive, "Open the GUI application on this scene");
+    app.add_option("--student", a.student_dir, "Build and run YOUR renderer: the course's render/ folder with your "
+                                               "cudaRenderer.cu and .h (renderer 'student'; docs/STUDENTS.md)");
+    app.add_flag("--build-only", a.build_only, "With --student: only build your renderer and say where the build is");
+    app.add_option("--student-timeout", a.student_timeout, "Seconds a call of your renderer may take before it counts "
+                                                           "as a hang (default 30)");
+    app.add_option("--timing", a.timing, "events (default: cudaEvents per stage) or course (host clock around each "
+                                         "call, each followed by cudaDeviceSynchronize, as the course times)");
+    app.add_flag("--profile-range", a.profile_range, "(used by render profile)")->group("");
     app.add_flag("--list", a.list, "List scenes and renderers, then exit");
 }
 
@@ -108,6 +124,11 @@ void add_bench_command(CLI::App& app, CommandLine& c) {
     bench->add_option("--csv", c.bench.csv_path, "Write results as CSV (- for standard output)");
     bench->add_option("--compare", c.bench.compare_path, "An earlier --json result to compare with, scene by scene");
     bench->add_flag("--no-check", t.no_check, "Skip the correctness check of each result");
+    bench->add_option("--student", c.bench.student_dir, "Your course render/ folder: adds renderer 'student' (timed the "
+                                                         "course's way; docs/STUDENTS.md)");
+    bench->add_option("--student-timeout", c.bench.student_timeout, "Seconds a call of your renderer may take (default 30)");
+    bench->add_option("--timing", t.timing, "How our renderers are timed: events (default) or course (as the course "
+                                            "times a student's renderer, so the rows compare like with like)");
 }
 
 void add_refs_command(CLI::App& app, CommandLine& c) {
@@ -116,6 +137,35 @@ void add_refs_command(CLI::App& app, CommandLine& c) {
     c.refs_cmd->add_option("--out", c.refs.out_dir, "Output folder, created when missing (default: the source tree's "
                                                     "reference_images/)");
     c.refs_cmd->add_flag("--small-only", c.refs.only_small, "Only the 256x256 set");
+}
+
+void add_grade_command(CLI::App& app, CommandLine& c) {
+    GradeArgs& g = c.grade;
+    c.grade_cmd = app.add_subcommand("grade", "Grade YOUR renderer as the course does: 8 scenes at 1024x1024, "
+                                              "correctness with random seeds, time against a reference, score of 72");
+    c.grade_cmd->add_option("--student", g.student_dir, "Your course render/ folder (required)");
+    c.grade_cmd->add_option("--reference", g.reference, "The course's render_ref binary for T_ref (default: "
+                                                        "DIR/render_ref when it runs here, else this project's tiled kernel)");
+    c.grade_cmd->add_option("--seed", g.seed, "Seed of the correctness seeds (default: random, as the course)");
+    c.grade_cmd->add_option("--json", g.json_path, "Write the grade as JSON (- for standard output)");
+    c.grade_cmd->add_option("--student-timeout", g.student_timeout, "Seconds a call of your renderer may take (default 30)");
+}
+
+void add_profile_command(CLI::App& app, CommandLine& c) {
+    ProfileArgs& p = c.profile;
+    c.profile_cmd = app.add_subcommand("profile", "Profile a frame with Nsight Compute: one row per kernel launch "
+                                                  "(coalescing, bank conflicts, throughput, occupancy) and findings");
+    CLI::App* cmd = c.profile_cmd;
+    cmd->add_option("--scene", p.render.scene, "Scene (default rand100k)");
+    cmd->add_option("--scene-file", p.render.scene_file, "A scene file instead");
+    cmd->add_option("-r,--renderer", p.render.renderer, "Our renderer to profile (default tiled)");
+    cmd->add_option("--student", p.render.student_dir, "Profile YOUR renderer (its kernels under your names)");
+    cmd->add_option("--size", p.render.size, "Image size N or WxH (default 1024)");
+    cmd->add_option("--seed", p.render.seed, "Seed (default 0)");
+    cmd->add_option("--frames", p.render.frames, "Frames START:END; START..END-1 are profiled (default 0:1)");
+    cmd->add_option("--json", p.json_path, "Write the table as JSON (- for standard output)");
+    cmd->add_option("--compare", p.compare_path, "An earlier --json result: show before -> after");
+    cmd->add_option("--timeout", p.timeout, "Seconds the profiled run may take (default 300)");
 }
 
 /// Checks and converts bench's options.
@@ -137,6 +187,7 @@ BenchArgs bench_args(const CommandLine& c) {
     b.frames = parse_frame_range(t.frames);
     b.repeat = parse_whole_number(t.repeat, "--repeat", 1, 1000, "use a whole number in 1..1000");
     b.check = !t.no_check;
+    b.timing = parse_timing_method(t.timing);
     return b;
 }
 
@@ -144,6 +195,8 @@ int dispatch(const CommandLine& c, const char* argv0) {
     if (c.render.list) return run_list();
     if (*c.bench_cmd) return run_bench(bench_args(c));
     if (*c.refs_cmd) return run_refs(c.refs);
+    if (*c.grade_cmd) return run_grade(c.grade);
+    if (*c.profile_cmd) return run_profile(c.profile, argv0);
     if (c.render.interactive)
         return launch_gui(c.render.scene.empty() ? c.render.scene_pos : c.render.scene, c.render, argv0);
     return run_render(c.render);
@@ -169,6 +222,15 @@ int run_command(const CommandLine& c, const char* argv0) {
     } catch (const FileError& e) {
         std::fprintf(stderr, "render: %s\n", e.what());
         return kExitUsage;
+    } catch (const student::BuildError& e) {
+        std::fprintf(stderr, "%s\nrender: %s\n", e.messages.c_str(), e.what());
+        return kExitUsage;
+    } catch (const ProfilerUnavailable& e) {
+        std::fprintf(stderr, "render: %s\n", e.what());
+        return kExitNoGpu;
+    } catch (const student::NvccMissing& e) {
+        std::fprintf(stderr, "render: %s\n", e.what());
+        return kExitNoGpu;
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "render: %s\n", e.what());
         return kExitUsage;
@@ -218,6 +280,8 @@ int main(int argc, char** argv) {
     add_render_options(app, c);
     add_bench_command(app, c);
     add_refs_command(app, c);
+    add_grade_command(app, c);
+    add_profile_command(app, c);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

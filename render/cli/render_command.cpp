@@ -15,6 +15,7 @@
 #include "render/core/output_file.h"
 #include "render/image_io.h"
 #include "render/options.h"
+#include "render/pixel_story.h"
 #include "render/reference_set.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
@@ -29,6 +30,8 @@ struct RenderPlan {
     uint32_t seed = 0;
     FrameRange range;
     float tolerance = kStrictTolerance;
+    std::string renderer;       ///< as asked for ("" = the default); "student" with --student
+    TimingMethod timing = TimingMethod::Events;
     std::string particle_file;  ///< snowsingle's .par file, when one was read
 };
 
@@ -89,6 +92,8 @@ RenderPlan validate(const RenderArgs& a) {
     p.seed = parse_seed(a.seed);
     p.range = parse_frame_range(a.frames);
     p.tolerance = parse_tolerance(a.tolerance);
+    p.renderer = requested_renderer(a.renderer, a.student_dir);
+    p.timing = parse_timing_method(a.timing);
     if (!p.scene_name.empty()) scene_circle_count(p.scene_name);  // unknown names fail here, listing the valid ones
     if (!a.file_prefix.empty())  // every frame's file, before anything is rendered or written
         for (int f = p.range.start; f < p.range.end; ++f) {
@@ -139,6 +144,10 @@ bool check_live(Renderer& r, const Scene& scene, const RenderArgs& a, const Rend
                           "the stored reference image is the meaningful check\n");
     else
         std::fprintf(out, "Check vs cpuref (live): %s\n  %s\n", st.pass ? "PASS" : "FAIL", describe(st).c_str());
+    if (!self && !st.pass && st.same_size)  // which pixels, and why: the circles over the first one
+        std::fputs(describe_mismatches(mine, ref, p.tolerance, st.mismatches_custom, scene_at_frame(scene, p.range.end))
+                       .c_str(),
+                   out);
     j["check"]["cpuref"] = {{"pass", st.pass}, {"compared_with_itself", self},
                             {"max_abs_error", as_written(static_cast<float>(st.max_abs_error))},
                             {"mean_abs_error", round_significant(st.mean_abs_error, 6)},
@@ -181,11 +190,28 @@ bool check_stored_reference(const Image& mine, const Scene& scene, const RenderA
     return sc.pass;
 }
 
+/// The student's renderer draws the checked frame twice more; an ordered,
+/// atomic renderer gives the same image each time. Returns false on a race.
+bool check_repeatable(Renderer& r, std::FILE* out, nlohmann::json& j) {
+    const RepeatCheck rc = rerender_compare(r, r.image(), 3);
+    j["check"]["repeat"] = {{"runs", rc.runs}, {"differing_runs", rc.differing_runs},
+                            {"most_pixels_differing", rc.most_pixels_differing}};
+    if (rc.differing_runs == 0) {
+        std::fprintf(out, "Repeat: the frame rendered %d times gave the same image each time\n", rc.runs);
+        return true;
+    }
+    std::fprintf(out, "Repeat: FAIL - your output changes between runs (%d of %d re-renders differ, in up to %lld "
+                      "pixels): a race in ordering or atomicity\n",
+                 rc.differing_runs, rc.runs - 1, rc.most_pixels_differing);
+    return false;
+}
+
 /// --check and --diff: compares the last frame; prints the verdict with
 /// --check. Returns the exit code.
 int check_last_frame(Renderer& r, const Scene& scene, const RenderArgs& a, const RenderPlan& p, std::FILE* out,
                      nlohmann::json& j) {
     bool pass = check_live(r, scene, a, p, out, j);
+    if (r.name() == "student") pass = check_repeatable(r, out, j) && pass;
     bool stored = false;
     pass = check_stored_reference(r.image(), scene, a, p, out, j, stored) && pass;
     if (r.is_incorrect_by_design())
@@ -204,12 +230,18 @@ int check_last_frame(Renderer& r, const Scene& scene, const RenderArgs& a, const
 /// times and the files written.
 FrameTimes render_frames_and_files(Renderer& r, const RenderArgs& a, const RenderPlan& p, std::FILE* out) {
     std::vector<std::string> written;
-    const FrameTimes t = run_frames(r, p.range, [&](int frame) {
+    const auto write_frame = [&](int frame) {
         if (a.file_prefix.empty()) return;
         const std::string path = frame_file(a, frame);
         write_image(r.image(), path, a.format == "ppm" ? ImageFormat::Ppm : ImageFormat::Png);
         written.push_back(path);
-    });
+    };
+    const auto start_profiler = [&] {
+        if (a.profile_range) r.profiler_range(true);
+    };
+    const FrameTimes t = run_frames(r, p.range, write_frame, p.timing, start_profiler);
+    if (a.profile_range) r.profiler_range(false);
+    std::fprintf(out, "Timing: %s\n", timing_method_text(p.timing, r).c_str());
     print_timings(out, t);
     for (const auto& path : written) std::fprintf(out, "Wrote %s\n", path.c_str());
     return t;
@@ -225,15 +257,17 @@ std::FILE* report_stream(const std::vector<std::string>& data_paths) {
 }
 
 int run_render(const RenderArgs& a) {
+    if (a.build_only) return run_build_only(a);
     RenderPlan p = validate(a);
     std::FILE* out = report_stream({a.json_path, a.diff_path});
-    std::unique_ptr<Renderer> r = make_renderer(a.renderer.empty() ? default_renderer_name() : a.renderer);
+    std::unique_ptr<Renderer> r = make_renderer(p.renderer.empty() ? default_renderer_name() : p.renderer,
+                                                student_context(a.student_dir, a.student_timeout));
     const SceneLoad load = load_scene(SceneRequest{p.scene_name, a.scene_file, a.particles, p.seed});
     const Scene& scene = load.scene;
     if (!load.note.empty()) std::fprintf(stderr, "%s\n", load.note.c_str());
     p.particle_file = load.particle_file;
     std::string why;
-    if (a.renderer.empty() && !cuda_device_available(&why))
+    if (p.renderer.empty() && !cuda_device_available(&why))
         std::fprintf(stderr, "note: %s; using the cpu renderer\n", why.c_str());
 
     std::fprintf(out, "Renderer: %s   Scene: %s (%zu circles)   Size: %dx%d   Seed: %u   Frames: %d:%d\n",

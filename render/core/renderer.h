@@ -85,13 +85,17 @@ public:
     /// Circles per tile of the last render.
     virtual TileLoads tile_loads() { return {}; }
     /// The device image, for CUDA-OpenGL interop (null for CPU renderers).
-    virtual GpuImage gpu_image() { return {}; }
+    virtual GpuImage gpu_image() const { return {}; }
     /// Largest device memory this renderer held at once, in bytes.
     virtual size_t peak_device_bytes() const { return 0; }
     /// Starts (on) or stops the CUDA profiler's capture of this renderer's GPU
     /// work (cudaProfilerStart/Stop, for `render profile` under Nsight
     /// Compute); waits for queued work first. No-op for CPU renderers.
     virtual void profiler_range(bool on) { (void)on; }
+    /// True when timings() already follow the course's method (host clock
+    /// around each call, each followed by cudaDeviceSynchronize), as the
+    /// student renderer's worker measures them.
+    virtual bool course_timing() const { return false; }
     /// True when the renderer is known not to blend in order (demo kernel).
     virtual bool is_incorrect_by_design() const { return false; }
 };
