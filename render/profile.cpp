@@ -174,7 +174,7 @@ ProfileTable parse_ncu_csv(const std::string& text) {
 void name_stages(ProfileTable& t) {
     static const std::pair<const char*, const char*> ours[] = {
         {"clear_kernel", "clear"},         {"advance_kernel", "advance"},   {"pack_geometry_kernel", "bin.pack"},
-        {"bin_count_kernel", "bin.count"}, {"total_kernel", "bin.scan"},    {"bin_fill_kernel", "bin.fill"},
+        {"bin_count_kernel", "bin.count"}, {"total_kernel", "bin.scan"},    {"bin_fill_kernel", "bin.fill"}, {"bin_fill_per_thread_kernel", "bin.fill"},
         {"bin_ranges_kernel", "bin.ranges"}, {"tile_loads_kernel", "bin.order"}, {"shade_naive_kernel", "shade"},
         {"shade_tiles_kernel", "shade"},   {"shade_unordered_kernel", "shade"}, {"present_kernel", "present"}};
     std::string previous;

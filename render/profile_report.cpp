@@ -39,7 +39,7 @@ void memory_findings(const KernelProfile& k, std::vector<std::string>& out) {
         out.push_back(who + ": " + fmt("%.1f", k.st_sectors_per_request) +
                       " sectors per global store request (4 for 32 consecutive floats, 16 for float4s): the stores of "
                       "a warp are scattered");
-    if (k.shared_conflicts_per_request >= 0.5)
+    if (k.shared_conflicts_per_request >= 1.0)  // at least one extra pass per request on average
         out.push_back(who + ": bank conflicts " + fmt("%.1f", k.shared_conflicts_per_request) +
                       " per shared load/store - threads of a warp touch the same bank in different words (a 2-D "
                       "shared array whose row stride is a multiple of 32 words: pad one column; a record wider than "

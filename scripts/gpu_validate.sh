@@ -1,41 +1,102 @@
 #!/usr/bin/env bash
-# Everything the GPU issues ask for, in one pass on the H200 (device tool):
-# GPU unit tests, `render --check` of every scene x kernel, compute-sanitizer,
-# big scenes with peak memory, the out-of-memory path, and `render bench`.
-# Expects the binaries and their shared libraries in .dev/; logs go to $OUT.
+# Everything the GPU issues ask to be checked on a CUDA machine, in parts
+# that each fit a 10-minute call of the device tool:
+#   PART=tests   GPU tests; compute-sanitizer on the kernels and the teaching variants
+#   PART=check   every kernel's --check on every scene, snow frames to 1000,
+#                snowsingle from a .par, the student fixtures through the CLI
+#                (check, race report, faults, bench, grade)
+#   PART=measure benchmarks, the student-vs-course-like-loop timing, and
+#                render profile tables for docs/PROFILING.md and docs/KERNELS.md
+# Expects the binaries (and libgomp, libstb) in .dev/, the assembled student
+# fixtures in .dev/students; logs go to $OUT (one archive, logs.tgz, plus a summary).
 set -u
 export LD_LIBRARY_PATH=$PWD/.dev:${LD_LIBRARY_PATH:-} CR_REFERENCE_DIR=$PWD/reference_images
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-R=./.dev/render
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
-# 1. sanitizers, one tool per background job (they only need correctness)
-for t in memcheck racecheck synccheck initcheck; do
-  SANITIZE_TOOLS=$t SANITIZE_SCENES="rgb@0:1 rand10k@0:1 file:scenes/examples/snow_small.txt@0:2 fireworks@0:3" RENDER=$R \
-    bash scripts/gpu_sanitize.sh > "$OUT/sanitize_$t.txt" 2>&1 &
-done
-wait
-tail -n 1 "$OUT"/sanitize_*.txt
-# 2. render --check for every scene and kernel at 1024x1024 (three kernels in parallel)
-for k in naive tiled persistent; do
-  ( for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
-      if [ $k = naive ] && [ "$s" = rand1M -o "$s" = micro2M ]; then continue; fi
-      $R --scene $s -r $k --check > "$OUT/tmp_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(grep -E '^(PASS|FAIL)$' "$OUT/tmp_${k}_$s.txt")"
-    done ) > "$OUT/check_$k.txt" &
-done
-wait
-cat "$OUT"/check_*.txt > "$OUT/checks.txt"; rm -f "$OUT"/tmp_* "$OUT"/check_*.txt
-grep -c "rc=0 PASS" "$OUT/checks.txt"; grep -v "rc=0 PASS" "$OUT/checks.txt"
-# 3. GPU unit tests
-timeout 240 ./.dev/gpu_tests --gtest_brief=1 > "$OUT/gpu_tests.txt" 2>&1; tail -n 3 "$OUT/gpu_tests.txt"
-# 4. big scenes: peak device memory, and the out-of-memory message (exit 4)
-( for spec in "rand1M 4096" "micro2M 4096" "rand10M 1024" "rand10M 4096"; do set -- $spec
-    $R --scene $1 -r tiled --size $2 --json "$OUT/big.json" >/dev/null 2>&1; echo "$1 $2 rc=$? $(grep -o '"peak_device_bytes": [0-9]*' "$OUT/big.json") total_ms=$(grep -o '"total_ms": [0-9.]*' "$OUT/big.json")"
+export CR_FIXTURES_DIR=$PWD/.dev/students
+OUT=${OUT:-/tmp/out}; L=$OUT/logs; mkdir -p "$L"
+R=$PWD/.dev/render F=$PWD/.dev/students
+say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+
+part_tests() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  # GPU tests (kernels, stages, snow, student fixtures, teaching variants)
+  timeout 420 ./.dev/gpu_tests --gtest_brief=1 > "$L/gpu_tests.txt" 2>&1; say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  sanitize
+}
+
+part_check() {
+  # --check of every kernel on every scene at 1024 (three kernels in parallel)
+  for k in naive tiled persistent; do
+    ( for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+        if [ $k = naive ] && [ "$s" = rand1M -o "$s" = micro2M ]; then continue; fi
+        $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
+      done ) > "$L/checks_$k.txt" &
   done
-  CR_CUDA_OPTIONS=memlimit_mib=64 $R --scene rand1M -r tiled --size 2048; echo "memlimit rc=$?" ) > "$OUT/big.txt" 2>&1
-cat "$OUT/big.txt"
-# 5. benchmarks
-$R bench --repeat 5 --renderers tiled,persistent,naive --scenes rgb,rgby,rand10k,rand100k,pattern,biglittle,littlebig,snowsingle \
-  --json "$OUT/bench_small.json" > "$OUT/bench_small.txt" 2>/dev/null
-$R bench --repeat 5 --renderers tiled,persistent --scenes rand1M,micro2M --json "$OUT/bench_big.json" > "$OUT/bench_big.txt" 2>/dev/null
-$R bench --repeat 1 --frames 0:1 --renderers cpuref,cpu --scenes rand10k,rand100k,biglittle --json "$OUT/bench_cpu.json" > "$OUT/bench_cpu.txt" 2>/dev/null
-head -n 30 "$OUT/bench_small.txt" | tail -n 26; head -n 9 "$OUT/bench_big.txt" | tail -n 5; head -n 12 "$OUT/bench_cpu.txt" | tail -n 8
+  wait
+  say "kernel checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of 40 PASS"; cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  # 3. snow frames 0..1000 at 256 on every kernel; snowsingle from a 100000-flake .par at 512 and 1024
+  for k in naive tiled persistent; do for f in 0 150 300 600 1000; do
+    $R --scene snow -r $k -b $f:$((f+1)) --size 256 --check > "$L/snow_${k}_$f.txt" 2>&1; echo "snow $k frame $f rc=$? $(tail -n 1 "$L/snow_${k}_$f.txt")"
+  done; done > "$L/snow.txt"; say "snow frames: $(grep -c 'rc=0 PASS' "$L/snow.txt") of 15 PASS"; grep -v 'rc=0 PASS' "$L/snow.txt" | tee -a "$OUT/summary.txt"
+  mkdir -p /tmp/par && ( cd /tmp/par && python3 -c "import random as r; r.seed(1); print(100000); [print(r.random(), r.random(), r.random(), 0, 0, 0, .0075+.05*r.random()) for _ in range(100000)]" > snow.par
+    for k in naive tiled persistent; do for s in 512 1024; do $R --scene snowsingle -r $k -s $s --check > "$L/par_${k}_$s.txt" 2>&1; echo "par $k $s rc=$? $(grep -c 'flakes from ./snow.par' "$L/par_${k}_$s.txt") $(tail -n 1 "$L/par_${k}_$s.txt")"; done; done ) > "$L/par.txt"
+  say "snowsingle from snow.par: $(grep -c 'rc=0 1 PASS' "$L/par.txt") of 6 PASS"
+  student_cli
+}
+
+student_cli() {
+  for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+    $R --student $F/correct --scene $s --check > "$L/student_correct_$s.txt" 2>&1; echo "correct $s rc=$? $(tail -n 1 "$L/student_correct_$s.txt")"
+  done > "$L/student_correct.txt"; say "student correct fixture --check: $(grep -c 'rc=0 PASS' "$L/student_correct.txt") of 14 PASS"; grep -v 'rc=0 PASS' "$L/student_correct.txt" | tee -a "$OUT/summary.txt"
+  $R --student $F/racy --scene rand10k --size 512 --check > "$L/student_racy.txt" 2>&1; say "racy rc=$? $(grep -c 'changes between runs' "$L/student_racy.txt") race report, $(grep -c 'circles covering it' "$L/student_racy.txt") pixel story"
+  $R --student $F/out_of_bounds --scene rgb > "$L/student_oob.txt" 2>&1; say "oob rc=$? $(tail -n 1 "$L/student_oob.txt")"
+  $R --student $F/hang --scene rgb --student-timeout 5 > "$L/student_hang.txt" 2>&1; say "hang rc=$? $(tail -n 1 "$L/student_hang.txt")"
+  $R bench --renderers student,tiled --student $F/out_of_bounds --scenes rgb,rand10k --repeat 1 > "$L/bench_oob.txt" 2>&1; say "bench oob+tiled rc=$? $(grep -c ' ok$' "$L/bench_oob.txt") tiled rows ok"
+  for fx in define_uint no_scan_block_dim; do $R --student $F/$fx --scene rand10k --check > "$L/student_$fx.txt" 2>&1; say "$fx rc=$? $(tail -n 1 "$L/student_$fx.txt")"; done
+  $R bench --renderers student,tiled,persistent --student $F/correct --scenes rgb,rand10k,rand100k,pattern --timing course --repeat 3 > "$L/bench_student.txt" 2>&1; say "bench student,tiled,persistent (course timing) rc=$?"
+  timeout 500 $R grade --student $F/correct --seed 7 --json "$L/grade.json" > "$L/grade.txt" 2>&1; say "grade rc=$? $(grep 'Total score' "$L/grade.txt") $(grep 'Also checked' "$L/grade.txt")"
+}
+
+sanitize() {
+  for t in memcheck racecheck synccheck; do
+    for spec in "rand10k tiled" "rand10k persistent" "snowsingle tiled" "rgb naive" "fireworks tiled"; do set -- $spec
+      timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene $1 -r $2 --size 96x80 --frames 0:2 > "$L/san_${t}_$1_$2.txt" 2>&1; echo "$t $1 $2 rc=$?"
+    done
+    for opt in fill=thread list=split cull=warp; do
+      CR_CUDA_OPTIONS=$opt timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene rand10k -r tiled --size 96x80 > "$L/san_${t}_$opt.txt" 2>&1; echo "$t rand10k $opt rc=$?"
+    done
+  done > "$L/sanitize.txt"; say "compute-sanitizer: $(grep -c 'rc=0' "$L/sanitize.txt") of 24 clean"; grep -v 'rc=0' "$L/sanitize.txt" | tee -a "$OUT/summary.txt"
+}
+
+part_measure() {
+  # benchmarks (events), then the student's time against a course-like main loop of the same code
+  $R bench --repeat 3 --renderers tiled,persistent --scenes rgb,rgby,rand10k,rand100k,pattern,biglittle,littlebig,rand1M,micro2M,snowsingle --json "$L/bench.json" > "$L/bench.txt" 2>/dev/null
+  say "$(sed -n '5,30p' "$L/bench.txt" | grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)')"
+  for s in rand10k rand100k pattern; do
+    best=; for i in 1 2 3; do t=$(./.dev/course_like_main $s 1024 0:4 | awk '/Total/{print $2}'); best=$(python3 -c "print(min(float('$t'), float('${best:-1e9}')))"); done
+    h=$($R --student $F/correct --scene $s -b 0:4 --json - 2>/dev/null | python3 -c "import json,sys; print(json.load(sys.stdin)['total_ms'])")
+    say "timing $s: course-like loop $best ms, harness $h ms"
+  done
+  profiles
+}
+
+profiles() {
+  P="$R profile --timeout 240"
+  $P --scene rand100k -r tiled --json "$L/prof_tiled_rand100k.json" > "$L/prof_tiled_rand100k.txt" 2>&1; say "profile tiled rand100k rc=$?"
+  $P --scene rand100k -r naive --size 512 --json "$L/prof_naive_rand100k.json" > "$L/prof_naive_rand100k.txt" 2>&1; say "profile naive rc=$?"
+  $P --scene rand10k -r unordered --json "$L/prof_unordered_rand10k.json" > "$L/prof_unordered.txt" 2>&1; say "profile unordered rc=$?"
+  $P --scene rand10k --student $F/correct --size 512 > "$L/prof_student.txt" 2>&1; say "profile student rc=$? $(grep -c renderKernel "$L/prof_student.txt") renderKernel rows"
+  for o in fill=thread list=split cull=warp tile=8; do
+    CR_CUDA_OPTIONS=$o $P --scene rand100k -r tiled --json "$L/prof_tiled_$o.json" --compare "$L/prof_tiled_rand100k.json" > "$L/prof_tiled_$o.txt" 2>&1; say "profile tiled $o rc=$?"
+  done
+  CR_CUDA_OPTIONS=fill=thread $P --scene biglittle -r tiled --json "$L/prof_fill_thread_biglittle.json" > "$L/prof_fill_thread_biglittle.txt" 2>&1
+  $P --scene biglittle -r tiled --json "$L/prof_fill_warp_biglittle.json" > "$L/prof_fill_warp_biglittle.txt" 2>&1; say "profile biglittle fills done"
+  CR_NCU=/nonexistent $R profile --scene rgb > "$L/prof_no_ncu.txt" 2>&1; say "profile without ncu rc=$? $(head -c 120 "$L/prof_no_ncu.txt")"
+}
+
+case "${PART:-check}" in
+  tests) part_tests ;;
+  check) part_check ;;
+  measure) part_measure ;;
+esac
+tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

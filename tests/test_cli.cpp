@@ -20,6 +20,7 @@
 #include "render/core/numbers.h"
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
+#include "render/student/student_build.h"
 #include "scenes/scene.h"
 
 #ifndef RENDER_EXE
@@ -56,10 +57,12 @@ protected:
     }
     /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr;
     /// in folder `cwd` when given (else the test's own working directory).
-    CmdResult render(const std::string& args, const std::string& cwd = "") {
+    CmdResult render(const std::string& args, const std::string& cwd = "") { return render_env("", args, cwd); }
+    /// The same with environment assignments `env` ("A=1 B=2") for render.
+    CmdResult render_env(const std::string& env, const std::string& args, const std::string& cwd = "") {
         const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
         const std::string cd = cwd.empty() ? "" : "cd '" + cwd + "' && ";
-        const std::string cmd = cd + "'" + RENDER_EXE + "' " + args + " >'" + out + "' 2>'" + err + "'";
+        const std::string cmd = cd + env + " '" + RENDER_EXE + "' " + args + " >'" + out + "' 2>'" + err + "'";
         const int status = std::system(cmd.c_str());
         CmdResult r;
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -627,6 +630,89 @@ TEST_F(Cli, BenchHelpNamesTheDefaultScenes) {
     EXPECT_CONTAINS(r.out, "rgb,rgby,rand10k,rand100k,rand1M,biglittle,littlebig,pattern,micro2M,snowsingle");
     // Aliases name the same renderer: named twice.
     EXPECT_EQ(render("bench --scenes rgb --renderers cuda,tiled --size 16 --repeat 1").code, 2);
+}
+
+}  // namespace
+
+namespace {
+
+// ---- the student's renderer on the command line (building needs nvcc;
+// running needs a GPU: without one the run says so, exit 3) -----------------
+
+/// The assembled student fixtures (tests/students/ in the build tree).
+std::string fixtures() {
+    const char* env = std::getenv("CR_FIXTURES_DIR");
+    return env ? env : CR_FIXTURES_DIR;
+}
+
+/// Builds go to the build tree's cache (shared with test_student.cpp), not the user's.
+std::string student_cache_env() { return "CR_STUDENT_CACHE='" + fixtures() + "/../student-cache'"; }
+
+bool have_nvcc() { return !cr::student::find_nvcc().empty(); }
+
+TEST_F(Cli, StudentBuildOnlySaysWhereTheBuildIs) {
+    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' --build-only");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "libstudent.so");
+    EXPECT_CONTAINS(r.out, "your files: cudaRenderer.cu cudaRenderer.h");
+}
+
+TEST_F(Cli, StudentCompileErrorNamesTheStudentsFile) {
+    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/compile_error' --build-only");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "/compile_error/fixture_kernels.cu_inl(6): error: identifier \"pixelShade\" is undefined");
+    EXPECT_CONTAINS(r.err, "did not compile");
+}
+
+TEST_F(Cli, StudentWithoutNvccSaysSoInOneLine) {
+    const CmdResult r = render_env("CR_NVCC=/nonexistent/nvcc", "--student '" + dir + "' --build-only");
+    EXPECT_EQ(r.code, 2) << r.err;  // not a course folder: that is said first
+    EXPECT_CONTAINS(r.err, "has no cudaRenderer.cu: point it at your course's render/ folder");
+    std::ofstream(dir + "/cudaRenderer.cu") << "// empty\n";
+    std::ofstream(dir + "/cudaRenderer.h") << "// empty\n";
+    const CmdResult n = render_env("CR_NVCC=/nonexistent/nvcc", "--student '" + dir + "' --build-only");
+    EXPECT_EQ(n.code, 3) << n.err;
+    EXPECT_CONTAINS(n.err, "render: no nvcc (CUDA toolkit) found");
+    EXPECT_EQ(std::count(n.err.begin(), n.err.end(), '\n'), 1) << n.err;
+}
+
+TEST_F(Cli, StudentRendererOptionsAreChecked) {
+    CmdResult r = render("-r tiled --student /tmp rgb");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--student runs your renderer as renderer 'student'");
+    r = render("-r student rgb");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "renderer 'student' needs --student DIR");
+    r = render("--build-only rgb");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--build-only goes with --student DIR");
+    r = render("--student /tmp --student-timeout 0 rgb");
+    EXPECT_EQ(r.code, 2);
+    r = render("grade");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "render grade needs --student DIR");
+    r = render("rgb --timing fast");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "bad --timing 'fast': use events or course");
+}
+
+TEST_F(Cli, StudentWithoutAGpuExits3AfterBuilding) {
+    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
+    if (cr::cuda_device_available()) GTEST_SKIP() << "this machine has a GPU: the GPU tests run the fixtures";
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' rgb --check");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found");
+}
+
+TEST_F(Cli, ProfileWithoutNcuOrWithACpuRenderer) {
+    CmdResult r = render_env("CR_NCU=/nonexistent/ncu", "profile --scene rgb -r tiled");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_CONTAINS(r.err, "Nsight Compute (ncu) was not found");
+    r = render("profile --scene rgb -r cpu");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_CONTAINS(r.err, "renderer 'cpu' runs no GPU kernel");
 }
 
 }  // namespace

@@ -107,8 +107,8 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     if (w == WaitResult::Timeout) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%g", options_.call_timeout_s);
-        fail(std::string(call_name(c)) + " did not return within " + secs + " s (" + frame_text(c, frame) +
-                 "); the worker was stopped",
+        fail(std::string(call_name(c)) + " did not return within " + secs + " s" +
+                 (frame >= 0 ? " (frame " + std::to_string(frame) + ")" : "") + "; the worker was stopped",
              c, frame);
     }
     if (w == WaitResult::Exited) {
