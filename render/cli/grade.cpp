@@ -148,7 +148,8 @@ SceneGrade grade_scene_of(Renderer& student, const std::string& name, uint32_t s
 
 void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& ref) {
     std::printf("%s\n", ref.label.c_str());
-    const char* rule = "------------------------------------------------------------------------------------\n";
+    const std::string rule_line = std::string(86, '-') + "\n";  // the table's width
+    const char* rule = rule_line.c_str();
     std::printf("%s| %-12s | %16s | %13s | %5s | %-24s |\n%s", rule, "Scene Name", "Ref Time (T_ref)", "Your Time (T)",
                 "Score", "Correct (seed)", rule);
     int total = 0;
@@ -158,8 +159,8 @@ void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& r
         std::printf("| %-12s | %16.4f | %13.4f | %5d | %-24s |\n", g.scene.c_str(), g.t_ref_ms, g.t_ms, g.score, correct);
         total += g.score;
     }
-    std::printf("%s| %-51s %5d / %-24d |\n%s", rule, "Total score:", total,
-                static_cast<int>(grades.size()) * kCourseSceneMax, rule);
+    const std::string score = std::to_string(total) + " / " + std::to_string(grades.size() * kCourseSceneMax);
+    std::printf("%s| %-64s | %-15s |\n%s", rule, "Total score:", score.c_str(), rule);
     for (const auto& g : grades)
         if (!g.correct) std::printf("%s: incorrect: %s\n", g.scene.c_str(), g.why.c_str());
     std::printf("Times: ms per frame, the minimum Total of 3 runs of frames 0:4 at 1024x1024, each call timed with the "
