@@ -122,13 +122,19 @@ std::string format_profile(const ProfileTable& t) {
 }
 
 std::string format_profile_compare(const ProfileTable& before, const ProfileTable& after) {
-    auto key = [](const ProfileTable& t, size_t i) {
+    // Rows match by stage, kernel and occurrence; a stage whose kernel was
+    // replaced (a different fill kernel, say) matches by stage and occurrence.
+    auto key = [](const ProfileTable& t, size_t i, bool with_kernel) {
         int nth = 0;
-        for (size_t j = 0; j < i; ++j) nth += t.rows[j].stage == t.rows[i].stage && t.rows[j].kernel == t.rows[i].kernel;
-        return t.rows[i].stage + "|" + t.rows[i].kernel + "|" + std::to_string(nth);
+        for (size_t j = 0; j < i; ++j)
+            nth += t.rows[j].stage == t.rows[i].stage && (!with_kernel || t.rows[j].kernel == t.rows[i].kernel);
+        return t.rows[i].stage + "|" + (with_kernel ? t.rows[i].kernel : "") + "|" + std::to_string(nth);
     };
     std::map<std::string, const KernelProfile*> old;
-    for (size_t i = 0; i < before.rows.size(); ++i) old[key(before, i)] = &before.rows[i];
+    for (size_t i = 0; i < before.rows.size(); ++i) {
+        old[key(before, i, true)] = &before.rows[i];
+        old.emplace(key(before, i, false), &before.rows[i]);
+    }
     auto change = [](double a, double b, const char* f) {
         if (a < 0 || b < 0) return fmt(f, a) + " -> " + fmt(f, b);
         char pct_buf[32] = "";
@@ -140,7 +146,8 @@ std::string format_profile_compare(const ProfileTable& before, const ProfileTabl
     char line[600];
     for (size_t i = 0; i < after.rows.size(); ++i) {
         const KernelProfile& b = after.rows[i];
-        const auto it = old.find(key(after, i));
+        auto it = old.find(key(after, i, true));
+        if (it == old.end()) it = old.find(key(after, i, false));
         KernelProfile none;
         const KernelProfile& a = it == old.end() ? none : *it->second;
         std::snprintf(line, sizeof line, "%-12s %-24s | %-24s | %-14s | %-14s | %-14s | %-12s | %s\n",

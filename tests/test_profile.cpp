@@ -86,6 +86,15 @@ TEST(Profile, CompareShowsBeforeAndAfter) {
     EXPECT_NE(text.find("604.19 -> 302.10 (-50%)"), std::string::npos) << text;
 }
 
+TEST(Profile, CompareMatchesAReplacedKernelByStage) {
+    const ProfileTable before = tiled();
+    ProfileTable after = before;
+    after.rows[6].kernel = "bin_fill_per_thread_kernel";  // the fill stage, another kernel
+    after.rows[6].duration_us = 211.55;
+    const std::string text = format_profile_compare(before, after);
+    EXPECT_NE(text.find("25.09 -> 211.55 (+743%)"), std::string::npos) << text;
+}
+
 TEST(Profile, JsonRoundTrip) {
     const ProfileTable t = tiled();
     const ProfileTable back = profile_from_json(profile_to_json(t, "tiled rand100k"));
