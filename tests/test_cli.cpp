@@ -607,7 +607,7 @@ TEST_F(Cli, BenchRunsWhatCanRunAndMarksTheRestUnavailable) {
     const CmdResult r = render("bench --scenes rgb --renderers tiled,cpu --size 32 --repeat 1 --frames 0:1 --json '" +
                                json + "' --csv '" + csv + "'");
     EXPECT_EQ(r.code, 3) << r.out << r.err;
-    EXPECT_CONTAINS(r.out, "\nrgb         tiled       unavailable\n");
+    EXPECT_CONTAINS(r.out, "\nrgb         tiled       -       unavailable\n");
     EXPECT_CONTAINS(r.out, "unavailable: renderer 'tiled' needs a CUDA GPU: " + why + "\n");
     EXPECT_CONTAINS(r.out, "Wrote " + json);
     EXPECT_CONTAINS(r.err, "render: 1 of 2 renderers could not run here");
