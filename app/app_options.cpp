@@ -124,9 +124,12 @@ void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
         throw std::invalid_argument("give either a scene name or --scene-file, not both");
     if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
         load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
-    if (o.renderer == "student")
-        throw std::invalid_argument("your renderer runs beside a reference: use --student DIR (and --renderer for the "
-                                    "reference)");
+    if (o.renderer == "student") {  // the student's renderer runs beside a reference, never instead of one
+        if (o.student.empty())
+            throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder); it "
+                                        "runs beside the reference that --renderer names");
+        o.renderer.clear();  // the default reference
+    }
     if (!o.renderer.empty()) {
         const std::string why = renderer_unavailable(o.renderer);  // unknown names throw, listing the valid ones
         if (!why.empty()) throw RendererUnavailable(why + "; use --renderer cpu or cpuref");

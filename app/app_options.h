@@ -39,7 +39,7 @@ struct AppOptions {
     bool overlay_warps = false;
 
     // ---- the student's workbench (docs/GUI.md) -----------------------------
-    std::string student;            ///< --student DIR: build and run this course render/ folder
+    std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)
     double student_timeout_s = 5;   ///< --student-timeout: a student call taking longer is a hang
     std::string student_arch;       ///< --student-arch: nvcc -gencode flags ("" = the harness's default)
     /// --until-builds K (with --frames): end the run once K builds have

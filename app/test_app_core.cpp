@@ -216,12 +216,15 @@ TEST(AppGapMeter, LongestGapWhileABuildRuns) {
     g.begin(/*rebuild=*/true);
     g.frame(t += std::chrono::milliseconds(10));
     g.frame(t += std::chrono::milliseconds(70));
-    g.end_after(1);
+    g.end_after(2);
     g.frame(t += std::chrono::milliseconds(20));
+    g.frame(t += std::chrono::milliseconds(30));
     g.frame(t += std::chrono::milliseconds(500));  // after the end: not counted
-    EXPECT_NEAR(g.rebuild_ms(), 70, 1e-6);
-    EXPECT_EQ(g.first_build_ms(), -1);
-    EXPECT_EQ(g.frames_measured(), 3);
+    EXPECT_NEAR(g.rebuild().compile_ms, 70, 1e-6);
+    EXPECT_NEAR(g.rebuild().switch_ms, 30, 1e-6);
+    EXPECT_NEAR(g.rebuild().longest(), 70, 1e-6);
+    EXPECT_EQ(g.first_build().longest(), -1);
+    EXPECT_EQ(g.frames_measured(), 4);
 }
 
 }  // namespace

@@ -200,8 +200,9 @@ void Viewer::draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& pa
     const Inspection& in = inspector_.result();
     for (const Pane& p : panes) {
         if (labels) {
+            const bool stopped = bench_.lane().state() == StudentLane::State::Faulted;
             const std::string text = p.kind == Pane::Kind::Reference ? "reference: " + session_.renderer_name()
-                                     : p.kind == Pane::Kind::Student ? std::string("student")
+                                     : p.kind == Pane::Kind::Student ? std::string(stopped ? "student (stopped: its last frame)" : "student")
                                                                      : "student, |difference| vs " + session_.renderer_name();
             const ImVec2 at = to_win(p.area.x + 6, p.area.y + p.area.h - 6);
             const ImVec2 size = ImGui::CalcTextSize(text.c_str());

@@ -21,20 +21,26 @@ struct WorkbenchOptions {
     bool use_settings = true;   ///< read and write settings_path()
 };
 
-/// The longest time between two rendered frames while a build ran (and until
-/// the new build drew its first frame), per kind of build.
+/// The longest time between two rendered frames while a build ran and until
+/// the new build drew its first frames, per kind of build (the first build of
+/// a folder, or a rebuild), split into the compile (until the outcome is in)
+/// and the switch (starting the new build's worker, its first frames).
 class GapMeter {
 public:
     using Clock = std::chrono::steady_clock;
+    /// Longest gaps of one kind of build, in ms (-1: not measured).
+    struct Gaps {
+        double compile_ms = -1, switch_ms = -1;
+        double longest() const { return compile_ms > switch_ms ? compile_ms : switch_ms; }
+    };
     /// A build starts (`rebuild`: not the first one of the folder).
     void begin(bool rebuild);
     /// The build's outcome is in; the measurement ends `frames_after` rendered frames later.
     void end_after(int frames_after);
     /// A frame was rendered at `now`.
     void frame(Clock::time_point now);
-    /// Longest gaps in ms (-1: no such build measured).
-    double first_build_ms() const { return first_ms_; }
-    double rebuild_ms() const { return rebuild_ms_; }
+    const Gaps& first_build() const { return first_; }
+    const Gaps& rebuild() const { return rebuild_gaps_; }
     /// Frames rendered while measuring.
     int frames_measured() const { return frames_; }
 
@@ -43,7 +49,7 @@ private:
     int frames_left_ = -1;  ///< frames until the end; -1: the build still runs
     Clock::time_point last_{};
     bool have_last_ = false;
-    double first_ms_ = -1, rebuild_ms_ = -1;
+    Gaps first_, rebuild_gaps_;
     int frames_ = 0;
 };
 

@@ -67,6 +67,11 @@ void status_block(const Workbench& bench) {
         ImGui::TextWrapped("%s", bench.detail().c_str());
         ImGui::PopStyleColor();
     }
+    const std::string log = bench.lane().log_path();
+    if (!log.empty()) {
+        ImGui::TextDisabled("your program's output: %s", log.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", log.c_str());
+    }
     if (!bench.settings_error().empty()) ImGui::TextColored(kYellow, "%s", bench.settings_error().c_str());
 }
 
@@ -120,7 +125,6 @@ void fault_block(Workbench& bench) {
     if (ImGui::Button("Restart worker")) bench.restart_worker();
     ImGui::SameLine();
     ImGui::TextDisabled("the other renderers keep running");
-    if (!lane.log_path().empty()) ImGui::TextDisabled("your program's output: %s", lane.log_path().c_str());
 }
 
 void view_choice(ViewState& v) {
