@@ -103,9 +103,9 @@ void timing_chart(const TimingBoard& board) {
     for (const auto& e : entries) top = std::max(top, mean_of(e.sums).total_ms);
     const ImU32 colors[3] = {IM_COL32(110, 140, 200, 255), IM_COL32(170, 110, 200, 255), IM_COL32(240, 150, 60, 255)};
     const char* names[3] = {"Clear", "Advance", "Render"};
-    ImGui::TextUnformatted("mean ms a frame, this session:");
+    ImGui::TextUnformatted("mean ms a frame of the renderers run in this session:");
     for (int k = 0; k < 3; ++k) {
-        ImGui::SameLine();
+        if (k) ImGui::SameLine();
         const float c[3] = {((colors[k] >> IM_COL32_R_SHIFT) & 255) / 255.f, ((colors[k] >> IM_COL32_G_SHIFT) & 255) / 255.f,
                             ((colors[k] >> IM_COL32_B_SHIFT) & 255) / 255.f};
         color_swatch(c, names[k]);

@@ -242,9 +242,33 @@ void stage_group_row(const std::string& who, const std::string& method) {
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
     ImGui::TextDisabled("%s", method.c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(method == "course method" ? "the host clock around each call of yours, each followed by "
+                                                      "cudaDeviceSynchronize(), as the course times"
+                                                    : "how these stages are timed");
 }
 
 void stages_section(const Session& s, const Workbench& bench) { stage_table(s, bench); }
+
+/// The course's four lines of the reference and of the student's renderer.
+void course_lines_table(const std::string& reference, const FrameTimes& ref, const FrameTimes& student) {
+    if (!ImGui::BeginTable("course_lines", 5, ImGuiTableFlags_SizingStretchProp)) return;
+    for (const char* h : {"mean ms", "Clear", "Advance", "Render", "Total"}) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", h);
+    }
+    const auto row = [](const std::string& who, const FrameTimes& m) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(who.c_str());
+        for (double v : {m.clear_ms, m.advance_ms, m.render_ms, m.total_ms}) {
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", v);
+        }
+    };
+    row(reference, ref);
+    row("student", student);
+    ImGui::EndTable();
+}
 
 }  // namespace
 
@@ -265,18 +289,17 @@ void stage_table(const Session& s, const Workbench& bench) {
         for (const StageSeries& st : s.stages()) stage_row(st, mean);
         if (student) {
             const FrameTimes sm = mean_of(lane.stage_sums());
-            stage_group_row("student", "course method (host clock + sync)");
+            stage_group_row("student", "course method");
             for (const StageSeries& st : lane.stages()) stage_row(st, sm);
         }
         ImGui::EndTable();
     }
-    ImGui::Text("Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", mean.clear_ms, mean.advance_ms,
-                mean.render_ms, mean.total_ms);
-    if (student) {
-        const FrameTimes sm = mean_of(lane.stage_sums());
-        ImGui::Text("student: Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", sm.clear_ms, sm.advance_ms,
-                    sm.render_ms, sm.total_ms);
+    if (!student) {
+        ImGui::Text("Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", mean.clear_ms, mean.advance_ms,
+                    mean.render_ms, mean.total_ms);
+        return;
     }
+    course_lines_table(s.renderer_name(), mean, mean_of(lane.stage_sums()));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "render/frame_loop.h"
+#include "render/renderer_factory.h"
 #include "render/student/protocol.h"
 
 namespace cr::app {
@@ -11,13 +12,19 @@ namespace {
 constexpr size_t kMismatchHistory = 240;  ///< frames kept for the mismatch plot
 }  // namespace
 
-void StudentLane::load(const std::string& library, double call_timeout_s) {
+void StudentLane::load(const std::string& library, double call_timeout_s, const std::string& standin) {
     unload();
     try {
-        student::StudentOptions o;
-        o.library = library;
-        o.call_timeout_s = call_timeout_s;
-        renderer_ = std::make_unique<student::StudentRenderer>(o);
+        if (!standin.empty()) {
+            renderer_ = make_renderer(standin);
+        } else {
+            student::StudentOptions o;
+            o.library = library;
+            o.call_timeout_s = call_timeout_s;
+            auto r = std::make_unique<student::StudentRenderer>(o);
+            student_ = r.get();
+            renderer_ = std::move(r);
+        }
         state_ = State::Ready;
     } catch (const std::exception& e) {
         record_fault(e, "starting the student's renderer");
@@ -25,6 +32,7 @@ void StudentLane::load(const std::string& library, double call_timeout_s) {
 }
 
 void StudentLane::unload() {
+    student_ = nullptr;
     renderer_.reset();
     state_ = State::Empty;
     fault_ = StudentFaultInfo{};
@@ -39,7 +47,7 @@ void StudentLane::unload() {
 
 void StudentLane::restart_worker() {
     if (!renderer_) return;
-    renderer_->restart();
+    if (student_) student_->restart();
     fault_ = StudentFaultInfo{};
     state_ = State::Ready;
     synced_image_version_ = setup_version_ = -1;

@@ -42,7 +42,9 @@ public:
     };
     /// Uses `library` from now on (the previous renderer and its worker are
     /// stopped). A failure to start (no worker program) becomes a fault.
-    void load(const std::string& library, double call_timeout_s);
+    /// With `standin` set (tests without a GPU), that project renderer runs
+    /// in the library's place.
+    void load(const std::string& library, double call_timeout_s, const std::string& standin = "");
     /// Drops the renderer (the lane becomes Empty).
     void unload();
     /// Stops the worker and clears the fault; the next sync() sets the
@@ -66,7 +68,7 @@ public:
     const std::vector<StageSeries>& stages() const { return stages_; }
     const FrameTimes& stage_sums() const { return sums_; }
     /// Where the student's printf output goes ("" when nothing is loaded).
-    std::string log_path() const { return renderer_ ? renderer_->log_path() : ""; }
+    std::string log_path() const { return student_ ? student_->log_path() : ""; }
     /// Frames rendered by this lane since the last load.
     int frames_rendered() const { return frames_rendered_; }
 
@@ -76,7 +78,8 @@ private:
     void record_fault(const std::exception& e, const std::string& during);
     void compare_with(Session& s, int target);
 
-    std::unique_ptr<student::StudentRenderer> renderer_;
+    std::unique_ptr<Renderer> renderer_;
+    student::StudentRenderer* student_ = nullptr;  ///< renderer_ as the student's (null for a stand-in)
     State state_ = State::Empty;
     StudentFaultInfo fault_;
     Image image_;

@@ -174,8 +174,8 @@ void Viewer::follow_student() {
 }
 
 void Viewer::update_tools() {
-    const bool last_frame_shown = opt_.frames > 0 && rendered_ >= opt_.frames;  // an automated run's end: at once
-    inspector_.update(session_, bench_.lane(), tracker_, view_.playing && !last_frame_shown);
+    // An automated run refreshes at once, so its screenshot shows the frame drawn.
+    inspector_.update(session_, bench_.lane(), tracker_, view_.playing && opt_.frames == 0);
     if (!view_.show_warps) return;
     warps_.request(session_, tracker_);
     if (warps_.poll() || (warps_.has_result() && warp_shown_frame_ != warps_.result_frame())) {

@@ -204,8 +204,11 @@ void Viewer::draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& pa
             const std::string text = p.kind == Pane::Kind::Reference ? "reference: " + session_.renderer_name()
                                      : p.kind == Pane::Kind::Student ? std::string(stopped ? "student (stopped: its last frame)" : "student")
                                                                      : "student, |difference| vs " + session_.renderer_name();
-            const ImVec2 at = to_win(p.area.x + 6, p.area.y + p.area.h - 6);
+            // Above the image's top-left corner when there is room, else inside it; always in the pane.
             const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+            const double label_h = (size.y + 6) * s;
+            const double top = std::min<double>(p.rect.y + p.rect.h + label_h, p.area.y + p.area.h - 4);
+            const ImVec2 at = to_win(std::max(p.rect.x, p.area.x) + 4, top);
             dl->AddRectFilled(ImVec2(at.x - 3, at.y - 1), ImVec2(at.x + size.x + 3, at.y + size.y + 1), IM_COL32(0, 0, 0, 170));
             dl->AddText(at, IM_COL32(255, 255, 255, 255), text.c_str());
         }

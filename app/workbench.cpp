@@ -130,9 +130,15 @@ void Workbench::use_library(const BuildOutcome& o) {
     fail_summary_.clear();
     messages_.clear();
     say(o.summary + ": " + o.result.library);
+    // Test hooks for machines without a GPU: CR_GUI_STUDENT_WITHOUT_GPU=1 runs
+    // the library anyway (its first CUDA call fails: the fault path);
+    // CR_GUI_STUDENT_STANDIN=NAME runs the project's renderer NAME in its place
+    // (the compare, inspector and timing paths).
+    const char* force = std::getenv("CR_GUI_STUDENT_WITHOUT_GPU");
+    const char* standin_env = std::getenv("CR_GUI_STUDENT_STANDIN");
+    const std::string standin = standin_env ? standin_env : "";
     cannot_run_ = renderer_unavailable("student");
-    if (const char* force = std::getenv("CR_GUI_STUDENT_WITHOUT_GPU"); force && std::string(force) == "1")
-        cannot_run_.clear();  // tests of the fault path without a GPU: the student's first CUDA call fails
+    if ((force && std::string(force) == "1") || !standin.empty()) cannot_run_.clear();
     const std::string prefix = "needs a CUDA GPU: ";
     const size_t at = cannot_run_.find(prefix);
     if (at != std::string::npos) cannot_run_ = cannot_run_.substr(at + prefix.size());  // the plain reason
@@ -142,8 +148,9 @@ void Workbench::use_library(const BuildOutcome& o) {
         say("cannot run the student's renderer here: " + cannot_run_ + "; the reference keeps running");
         return;
     }
-    lane_.load(o.result.library, options_.call_timeout_s);
-    detail_ = o.summary;
+    lane_.load(o.result.library, options_.call_timeout_s, standin);
+    detail_ = o.summary + (standin.empty() ? "" : "; TEST: renderer '" + standin + "' stands in for it");
+    if (!standin.empty()) say("test: renderer '" + standin + "' stands in for the student's library");
     if (lane_.state() == StudentLane::State::Ready) say("ready: the student's renderer runs from the next frame");
 }
 

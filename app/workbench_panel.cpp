@@ -184,9 +184,10 @@ void mismatch_block(const StudentLane& lane) {
         ImGui::EndTable();
     }
     const std::vector<float>& h = lane.mismatch_history();
-    const float top = h.empty() ? 1.f : std::max(1.f, *std::max_element(h.begin(), h.end()));
-    ImGui::PlotLines("##mismatches", h.data(), static_cast<int>(h.size()), 0, "pixels beyond 1e-4 per frame", 0.f,
-                     top * 1.1f, ImVec2(-1, ImGui::GetTextLineHeight() * 2.5f));
+    const float top = h.empty() ? 0.f : *std::max_element(h.begin(), h.end());
+    ImGui::TextDisabled("pixels beyond 1e-4 in the last %zu frames (max %.0f):", h.size(), top);
+    ImGui::PlotLines("##mismatches", h.data(), static_cast<int>(h.size()), 0, nullptr, 0.f, std::max(1.f, top) * 1.1f,
+                     ImVec2(-1, ImGui::GetTextLineHeight() * 2));
 }
 
 void compare_section(Session& s, ViewState& v, Workbench& bench) {

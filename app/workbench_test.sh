@@ -102,6 +102,7 @@ rebuild() {
         [ "$APP_RC" = 1 ] || fail "exit $APP_RC, want 1 (no student frame to dump)"
         [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/rebuild_shot.png" "$WORK/rebuild_frame.png" "${marked[@]}" || fail "gui_shot_check"; }
         fault_without_gpu
+        standin_without_gpu
     else
         RAN=1
         [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
@@ -129,6 +130,28 @@ fault_without_gpu() {
     grep -qE "^workbench: crashed: student renderer: '.*' in the CudaRenderer constructor" "$out" || fail "no crash line"
     want "$out" "workbench: status: crashed in the CudaRenderer constructor"
     want "$out" "frames of rgb at 256x256 with cpu"
+}
+
+# The compare, inspector and dump paths without a GPU: the project's cpuref
+# stands in for the built library (CR_GUI_STUDENT_STANDIN=cpuref).
+standin_without_gpu() {
+    local out=$WORK/standin.txt
+    CR_GUI_STUDENT_STANDIN=cpuref app "$out" --student "$WORK/compile_error" --until-builds 1 --renderer cpu \
+        --scene rgby --size 256 --inspect 100,100 --compare student --screenshot "$WORK/standin_shot.png" \
+        --dump-student "$WORK/standin_student.png"
+    finish 120
+    show "$out"
+    [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
+    want "$out" "workbench: test: renderer 'cpuref' stands in for the student's library"
+    want "$out" "workbench: ready: the student's renderer runs from the next frame"
+    grep -qE "^workbench: student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4, 0 beyond 0.1$" "$out" || fail "no first comparison"
+    grep -qE "^workbench: last student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4 \(strict\), 0 beyond 0.1 \(course\): PASS$" \
+        "$out" || fail "no last comparison"
+    grep -qE "^inspect: pixel \(100, 100\) .* from cpu, student \(0.2500, 0.5000, 0.7500\)$" "$out" ||
+        fail "the inspector has no student color"
+    # pixel (100, 100) is row 155 from the top
+    [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/standin_shot.png" "$WORK/standin_student.png" --ignore 96,151,104,159 \
+        --panel-width 430 || fail "gui_shot_check (the stand-in's frame 1:1)"; }
 }
 
 # ---------------------------------------------------------------- gpu only
