@@ -78,9 +78,11 @@ void Viewer::start_session() {
     }
     session_.set_size(opt_.width, opt_.height);
     session_.set_scene(start);
-    if (opt_.renderer.empty() && !view_.cuda_ok)
+    // With --student the default reference is cpu: cpuref's pixels on every core, and the GPU left to the student.
+    const bool student_default = opt_.renderer.empty() && !opt_.student.empty();
+    if (opt_.renderer.empty() && !view_.cuda_ok && !student_default)
         std::fprintf(stderr, "note: %s; using the cpu renderer\n", view_.cuda_why.c_str());
-    session_.set_renderer(opt_.renderer.empty() ? default_renderer_name() : opt_.renderer);
+    session_.set_renderer(student_default ? "cpu" : opt_.renderer.empty() ? default_renderer_name() : opt_.renderer);
     if (session_.is_error()) std::fprintf(stderr, "circle-renderer: %s\n", session_.message().c_str());
     if (!session_.scene_note().empty()) std::fprintf(stderr, "circle-renderer: %s\n", session_.scene_note().c_str());
 }
