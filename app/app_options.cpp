@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -11,6 +13,7 @@
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
+#include "inspector.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
 namespace cr::app {
@@ -36,23 +39,47 @@ struct RendererUnavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// Parses --overlay's list: tiles, diff or both ("tiles,diff").
+/// Parses --overlay's list of tiles, listed, hit, diff, warps.
 void parse_overlays(const std::string& text, AppOptions& o) {
+    const std::string rule = "': use a list of tiles, listed, hit, diff and warps (e.g. tiles,diff)";
     const std::vector<std::string> names = split_list(text);
-    if (names.empty()) throw std::invalid_argument("bad --overlay '" + text + "': use tiles, diff or tiles,diff");
+    if (names.empty()) throw std::invalid_argument("bad --overlay '" + text + rule);
     for (const auto& n : names) {
         if (n == "tiles") o.overlay_tiles = true;
-        else if (n == "diff") o.overlay_diff = true;
-        else throw std::invalid_argument("bad --overlay '" + n + "': use tiles, diff or tiles,diff");
+        else if (n == "listed" || n == "hit") {
+            o.overlay_tiles = true;
+            o.overlay_tile_source = n == "listed" ? 1 : 2;
+        } else if (n == "diff") o.overlay_diff = true;
+        else if (n == "warps") o.overlay_warps = true;
+        else throw std::invalid_argument("bad --overlay '" + n + rule);
     }
 }
 
 /// The options as typed, before validation.
 struct RawOptions {
     std::string scene_pos, scene, size = "1024", seed = "0", frames, resize_every, overlay;
+    std::string until_builds, inspect, zoom, student_timeout;
     bool no_vsync = false;
     CLI::Option* overlay_opt = nullptr;
 };
+
+void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
+    cli.add_option("--student", o.student, "Build and run your course render/ folder beside the reference (rebuilt on save)");
+    cli.add_option("--student-timeout", raw.student_timeout,
+                   "Seconds a call of your renderer may take before it counts as a hang (default 5)");
+    cli.add_option("--student-arch", o.student_arch,
+                   "nvcc -gencode flags for your build (default: the local GPU's, else sm_75..sm_90)");
+    cli.add_option("--until-builds", raw.until_builds,
+                   "With --student and --frames: end the run once K builds have finished (and a few frames more)");
+    cli.add_option("--inspect", raw.inspect, "Inspect pixel X,Y (row 0 at the bottom) from the start");
+    cli.add_option("--zoom", raw.zoom, "Start zoomed in by this factor (about the --inspect pixel)");
+    cli.add_option("--compare", o.compare, "With --student: side (default), student, reference or diff");
+    cli.add_flag("--pause-on-mismatch", o.pause_on_mismatch,
+                 "With --student: pause at the first frame the student's image fails the strict rule");
+    cli.add_option("--tab", o.tab, "The panel tab to show: viewer, workbench or teaching");
+    cli.add_option("--dump-student", o.dump_student, "With --frames and --student: save the student's last frame as PNG");
+    cli.add_flag("--no-settings", o.no_settings, "Neither read nor write the settings file (recent folders)");
+}
 
 void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_option("scene_name", raw.scene_pos, "Scene name (same as --scene)");
@@ -78,8 +105,10 @@ void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_flag("--check", o.check,
                  "With --frames: compare the first frame at each render size and the last frame with cpuref; exit 1 on a difference");
     raw.overlay_opt = cli.add_option("--overlay", raw.overlay,
-                                     "Heat map over the image at start: tiles (circles per tile), diff (error vs "
-                                     "cpuref; runs a check at start) or tiles,diff");
+                                     "Heat maps over the image at start, a list of: tiles (circles per tile), listed "
+                                     "or hit (16x16 tiles by the box or the exact test), diff (error vs cpuref; runs a "
+                                     "check at start), warps (active lanes per warp)");
+    add_workbench_options(cli, raw, o);
 }
 
 /// Checks the scene and renderer: unknown names and bad scene files throw
@@ -95,9 +124,53 @@ void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
         throw std::invalid_argument("give either a scene name or --scene-file, not both");
     if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
         load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
+    if (o.renderer == "student") {  // the student's renderer runs beside a reference, never instead of one
+        if (o.student.empty())
+            throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder); it "
+                                        "runs beside the reference that --renderer names");
+        o.renderer.clear();  // the default reference
+    }
     if (!o.renderer.empty()) {
         const std::string why = renderer_unavailable(o.renderer);  // unknown names throw, listing the valid ones
         if (!why.empty()) throw RendererUnavailable(why + "; use --renderer cpu or cpuref");
+    }
+}
+
+/// A positive number of `option` (seconds, a zoom factor) within lo..hi.
+double parse_positive(const std::string& text, const char* option, double lo, double hi) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
+        throw std::invalid_argument(std::string("bad ") + option + " '" + text + "': use a number from " +
+                                    std::to_string(lo).substr(0, 5) + " to " + std::to_string(hi).substr(0, 5));
+    return v;
+}
+
+/// Checks the workbench's options.
+void validate_workbench(const RawOptions& raw, AppOptions& o) {
+    if (!o.student.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o.student, ec))
+            throw std::invalid_argument("--student '" + o.student + "' is not a folder: point it at your course's render/ folder");
+        if (!std::filesystem::is_regular_file(std::filesystem::path(o.student) / "cudaRenderer.cu", ec))
+            throw std::invalid_argument("--student '" + o.student + "' has no cudaRenderer.cu: point it at your course's render/ folder");
+    }
+    if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
+    if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
+    if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
+        throw std::invalid_argument("--until-builds needs --student DIR and --frames N");
+    if (!raw.inspect.empty()) {
+        parse_pixel(raw.inspect, o.inspect_x, o.inspect_y);
+        o.inspect = true;
+    }
+    if (!raw.zoom.empty()) o.zoom = parse_positive(raw.zoom, "--zoom", 0.125, 64);
+    if (o.compare != "side" && o.compare != "student" && o.compare != "reference" && o.compare != "diff")
+        throw std::invalid_argument("bad --compare '" + o.compare + "': use side, student, reference or diff");
+    if (!o.tab.empty() && o.tab != "viewer" && o.tab != "workbench" && o.tab != "teaching")
+        throw std::invalid_argument("bad --tab '" + o.tab + "': use viewer, workbench or teaching");
+    if (!o.dump_student.empty()) {
+        if (o.frames == 0 || o.student.empty()) throw std::invalid_argument("--dump-student needs --student DIR and --frames N");
+        check_writable(o.dump_student);
     }
 }
 
@@ -121,6 +194,7 @@ void validate_run(const RawOptions& raw, AppOptions& o) {
         parse_size(raw.size, o.width, o.height);
     o.seed = parse_seed(raw.seed);
     o.vsync = !raw.no_vsync;
+    validate_workbench(raw, o);
 }
 
 }  // namespace

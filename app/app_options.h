@@ -32,7 +32,31 @@ struct AppOptions {
     /// --overlay diff: check the first frame against cpuref at start (and,
     /// with frames, the last one again) and show the diff heat map.
     bool overlay_diff = false;
+    /// --overlay listed / hit: the tile heat map counts 16x16 tiles with
+    /// render/teaching.h (1 listed, 2 hit; 0: the renderer's own tiles).
+    int overlay_tile_source = 0;
+    /// --overlay warps: the per-warp active-lanes map.
+    bool overlay_warps = false;
+
+    // ---- the student's workbench (docs/GUI.md) -----------------------------
+    std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)
+    double student_timeout_s = 5;   ///< --student-timeout: a student call taking longer is a hang
+    std::string student_arch;       ///< --student-arch: nvcc -gencode flags ("" = the harness's default)
+    /// --until-builds K (with --frames): end the run once K builds have
+    /// finished and the window drew kFramesAfterBuilds more frames.
+    int until_builds = 0;
+    bool inspect = false;           ///< --inspect X,Y given
+    int inspect_x = 0, inspect_y = 0;
+    double zoom = 1;                ///< --zoom F: start zoomed by F (about the inspected pixel)
+    std::string compare = "side";   ///< --compare side|student|reference|diff
+    bool pause_on_mismatch = false; ///< --pause-on-mismatch
+    std::string tab;                ///< --tab viewer|workbench|teaching ("" = workbench with --student)
+    std::string dump_student;       ///< --dump-student PATH: the student's last frame as PNG
+    bool no_settings = false;       ///< --no-settings: neither read nor write the settings file
 };
+
+/// Window frames drawn after the last build of an --until-builds run.
+constexpr int kFramesAfterBuilds = 12;
 
 /// Window sizes (in window coordinates) that --resize-every steps through,
 /// then back to the initial size. Odd sizes on purpose; 431 wide leaves a

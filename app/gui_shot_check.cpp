@@ -1,5 +1,5 @@
 // gui_shot_check SCREENSHOT.png FRAME.png|- [--panel-width W] [--panel-uncut]
-//                [--panel-has R,G,B]...
+//                [--panel-has R,G,B]... [--ignore X0,Y0,X1,Y1]
 //
 // Checker of the GUI screenshot tests: FRAME (the renderer's image the app
 // dumped with --dump-frame) must appear in SCREENSHOT (the window the app
@@ -10,6 +10,8 @@
 // border, are one colour: its content ended above the window's bottom edge
 // (a cut-off panel draws text or a scrollbar there). --panel-has: a pixel
 // of that colour (within 4/255) is in the panel, e.g. a legend's colour.
+// --ignore: frame pixels X0..X1, Y0..Y1 (inclusive, from the frame's top-left)
+// are not compared, e.g. where the pixel inspector marks its pixel.
 // Exit 0 when all hold, 1 otherwise, 2 on bad input.
 #include <algorithm>
 #include <array>
@@ -48,9 +50,16 @@ Rgb8 load(const char* path) {
 
 constexpr int kTolerance = 2;  // in 1/255 steps
 
-bool matches_at(const Rgb8& shot, const Rgb8& frame, int ox, int oy) {
+/// Frame pixels the comparison skips (empty: none).
+struct Box {
+    int x0 = 1, y0 = 1, x1 = 0, y1 = 0;
+    bool contains(int x, int y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+};
+
+bool matches_at(const Rgb8& shot, const Rgb8& frame, int ox, int oy, const Box& ignore) {
     for (int y = 0; y < frame.h; ++y)
         for (int x = 0; x < frame.w; ++x) {
+            if (ignore.contains(x, y)) continue;
             const uint8_t* a = shot.at(ox + x, oy + y);
             const uint8_t* b = frame.at(x, y);
             for (int c = 0; c < 3; ++c)
@@ -64,6 +73,7 @@ struct Options {
     int panel_width = -1;  ///< -1: everything left of the frame
     bool panel_uncut = false;
     std::vector<std::array<int, 3>> panel_has;
+    Box ignore;
 };
 
 bool parse_options(int argc, char** argv, Options& o) {
@@ -73,6 +83,9 @@ bool parse_options(int argc, char** argv, Options& o) {
             o.panel_uncut = true;
         } else if (a == "--panel-width" && i + 1 < argc) {
             o.panel_width = std::atoi(argv[++i]);
+        } else if (a == "--ignore" && i + 1 < argc) {
+            Box& b = o.ignore;
+            if (std::sscanf(argv[++i], "%d,%d,%d,%d", &b.x0, &b.y0, &b.x1, &b.y1) != 4) return false;
         } else if (a == "--panel-has" && i + 1 < argc) {
             std::array<int, 3> c{};
             if (std::sscanf(argv[++i], "%d,%d,%d", &c[0], &c[1], &c[2]) != 3) return false;
@@ -85,14 +98,14 @@ bool parse_options(int argc, char** argv, Options& o) {
 }
 
 /// Searches the screenshot for the frame drawn 1:1; false when absent.
-bool find_frame(const Rgb8& shot, const Rgb8& frame, int& found_x, int& found_y) {
+bool find_frame(const Rgb8& shot, const Rgb8& frame, const Box& ignore, int& found_x, int& found_y) {
     if (frame.w > shot.w || frame.h > shot.h) {
         std::printf("FAIL: the frame is larger than the screenshot\n");
         return false;
     }
     for (int oy = 0; oy + frame.h <= shot.h; ++oy)
         for (int ox = 0; ox + frame.w <= shot.w; ++ox)
-            if (matches_at(shot, frame, ox, oy)) {
+            if (matches_at(shot, frame, ox, oy, ignore)) {
                 found_x = ox;
                 found_y = oy;
                 std::printf("frame found at x=%d y=%d (from the top-left)\n", found_x, found_y);
@@ -148,7 +161,7 @@ int main(int argc, char** argv) {
     Options opt;
     if (argc < 3 || !parse_options(argc, argv, opt)) {
         std::fprintf(stderr, "usage: gui_shot_check SCREENSHOT.png FRAME.png|- [--panel-width W] [--panel-uncut] "
-                             "[--panel-has R,G,B]...\n");
+                             "[--panel-has R,G,B]... [--ignore X0,Y0,X1,Y1]\n");
         return 2;
     }
     const bool with_frame = std::string(argv[2]) != "-";
@@ -162,7 +175,7 @@ int main(int argc, char** argv) {
     }
     std::printf("screenshot %dx%d, frame %dx%d\n", shot.w, shot.h, frame.w, frame.h);
     int found_x = -1, found_y = -1;
-    if (with_frame && !find_frame(shot, frame, found_x, found_y)) return 1;
+    if (with_frame && !find_frame(shot, frame, opt.ignore, found_x, found_y)) return 1;
     const int width = opt.panel_width > 0 ? std::min(opt.panel_width, shot.w) : found_x;
     if (width <= 0) {
         std::fprintf(stderr, "gui_shot_check: give --panel-width without a frame\n");

@@ -1,7 +1,8 @@
 # ctest driver of the `gui_screenshot` test (cmake -P): runs circle-renderer
 # under Xvfb for a few frames with an in-app screenshot and a dump of the
 # rendered frame, then gui_shot_check finds the frame 1:1 in the screenshot.
-# Inputs: XVFB_RUN, APP, CHECKER, OUT_DIR, MODE (empty, resize, fps or overlay).
+# Inputs: XVFB_RUN, APP, CHECKER, OUT_DIR, MODE (empty, resize, fps, overlay
+# or teaching).
 #
 # Two runs: the course's `rgb` with cpuref (gui_shot.png), and `rgby` with
 # cpu, which is not symmetric top-to-bottom, so an upside-down image fails.
@@ -87,6 +88,49 @@ if(MODE STREQUAL "overlay")
                   RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "gui_shot_check: a legend colour is missing or the panel is cut off (exit ${rc})")
+  endif()
+  return()
+endif()
+
+# MODE=teaching (the `gui_teaching` test): the Teaching tab with the tile
+# map of 16x16 tiles by binning's box test (listed) and the per-warp map,
+# then the exact test (hit). The panel shows the order demo's difference
+# (magenta) and both ends of the warp legend (red: 1 lane, green: 32).
+if(MODE STREQUAL "teaching")
+  set(shot ${OUT_DIR}/gui_teaching_shot.png)
+  file(REMOVE ${shot})
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
+            ${APP} --renderer cpu --scene rand10k --size 512 --frames 3 --overlay listed,warps --tab teaching
+                   --no-vsync --no-settings --screenshot ${shot}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 60)
+  message(STATUS "${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "circle-renderer --overlay listed,warps failed (exit ${rc})")
+  endif()
+  foreach(want "overlay: tiles, listed, 32 x 32 tiles of 16 px, busiest tile "
+               "circle-tile pairs listed, " "overlay: warps, frame 2, ")
+    string(FIND "${out}" "${want}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "missing in the output: '${want}'")
+    endif()
+  endforeach()
+  execute_process(COMMAND ${CHECKER} ${shot} - --panel-width 430 --panel-has 255,0,255 --panel-has 255,0,0
+                          --panel-has 0,204,0
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gui_shot_check: the order demo or the warp legend is missing (exit ${rc})")
+  endif()
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
+            ${APP} --renderer cpu --scene rand10k --size 512 --frames 2 --overlay hit --no-vsync --no-settings
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    TIMEOUT 60)
+  message(STATUS "${out}${err}")
+  string(FIND "${out}" "overlay: tiles, hit, 32 x 32 tiles of 16 px" at)
+  if(NOT rc EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "--overlay hit: exit ${rc}, or no 'overlay: tiles, hit' line")
   endif()
   return()
 endif()

@@ -5,17 +5,6 @@
 
 namespace cr::app {
 
-PixelRect fit_image(const PixelRect& area, int image_w, int image_h, bool pixel_exact) {
-    if (area.w <= 0 || area.h <= 0 || image_w <= 0 || image_h <= 0) return {area.x, area.y, 0, 0};
-    int w = image_w, h = image_h;
-    if (!pixel_exact || w > area.w || h > area.h) {
-        const double s = std::min(double(area.w) / image_w, double(area.h) / image_h);
-        w = std::max(1, static_cast<int>(image_w * s));
-        h = std::max(1, static_cast<int>(image_h * s));
-    }
-    return {area.x + (area.w - w) / 2, area.y + (area.h - h) / 2, w, h};
-}
-
 void HostTexture::set(const std::vector<uint8_t>& rgba, int width, int height) {
     if (!tex_ || width != width_ || height != height_) {
         tex_ = make_rgba8_texture(width, height);
@@ -41,34 +30,49 @@ const char* kFragment = R"(#version 330 core
 in vec2 p;
 out vec4 color;
 uniform sampler2D tex;
-uniform vec2 coverage;
+uniform vec2 uv0;
+uniform vec2 uv1;
 uniform float opacity;
 uniform bool use_alpha;
 void main() {
-    vec4 c = texture(tex, vec2(p.x * coverage.x, 1.0 - p.y * coverage.y));
+    vec2 t = mix(uv0, uv1, p);
+    vec4 c = texture(tex, vec2(t.x, 1.0 - t.y));
     color = vec4(c.rgb, use_alpha ? c.a * opacity : 1.0);
 })";
 }  // namespace
 
 ImageView::ImageView() : program_(make_program(kVertex, kFragment)), vao_(make_vertex_array()) {
     loc_tex_ = glGetUniformLocation(program_.get(), "tex");
-    loc_coverage_ = glGetUniformLocation(program_.get(), "coverage");
+    loc_uv0_ = glGetUniformLocation(program_.get(), "uv0");
+    loc_uv1_ = glGetUniformLocation(program_.get(), "uv1");
     loc_opacity_ = glGetUniformLocation(program_.get(), "opacity");
     loc_blend_ = glGetUniformLocation(program_.get(), "use_alpha");
 }
 
-void ImageView::draw(GLuint texture, const PixelRect& rect, bool blend, float opacity, bool smooth,
-                     float coverage_x, float coverage_y) const {
+void ImageView::draw(GLuint texture, const PixelRect& rect, const DrawStyle& st) const {
     if (!texture || rect.w <= 0 || rect.h <= 0) return;
-    glViewport(rect.x, rect.y, rect.w, rect.h);
+    PixelRect vis = rect;  // the part of rect inside the clip rectangle
+    if (st.clip.w > 0) {
+        const int x0 = std::max(rect.x, st.clip.x), y0 = std::max(rect.y, st.clip.y);
+        const int x1 = std::min(rect.x + rect.w, st.clip.x + st.clip.w);
+        const int y1 = std::min(rect.y + rect.h, st.clip.y + st.clip.h);
+        if (x1 <= x0 || y1 <= y0) return;
+        vis = PixelRect{x0, y0, x1 - x0, y1 - y0};
+    }
+    const auto u = [&](int x) { return static_cast<float>(x - rect.x) / static_cast<float>(rect.w) * st.coverage_x; };
+    const auto v = [&](int y) { return static_cast<float>(y - rect.y) / static_cast<float>(rect.h) * st.coverage_y; };
+    glViewport(vis.x, vis.y, vis.w, vis.h);
     glUseProgram(program_.get());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture);
-    const GLint filter = smooth ? GL_LINEAR : GL_NEAREST;
+    const GLint filter = st.smooth ? GL_LINEAR : GL_NEAREST;
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
     glUniform1i(loc_tex_, 0);
-    glUniform2f(loc_coverage_, coverage_x, coverage_y);
+    glUniform2f(loc_uv0_, u(vis.x), v(vis.y));
+    glUniform2f(loc_uv1_, u(vis.x + vis.w), v(vis.y + vis.h));
+    const bool blend = st.blend;
+    const float opacity = st.opacity;
     glUniform1f(loc_opacity_, opacity);
     glUniform1i(loc_blend_, blend ? 1 : 0);
     if (blend) {

@@ -6,18 +6,19 @@
 #include <vector>
 
 #include "gl_objects.h"
+#include "view_geometry.h"
 
 namespace cr::app {
 
-/// A rectangle in framebuffer pixels, origin bottom-left (as glViewport).
-struct PixelRect {
-    int x = 0, y = 0, w = 0, h = 0;
+/// How ImageView::draw draws a texture.
+struct DrawStyle {
+    bool blend = false;      ///< alpha-blend (the texture's alpha times opacity) over what is there
+    float opacity = 1.f;
+    bool smooth = false;     ///< linear filtering (for scaled-down images) instead of nearest
+    float coverage_x = 1.f;  ///< fraction of the texture the rectangle shows, from its left ...
+    float coverage_y = 1.f;  ///< ... and bottom edges (a tile grid larger than the image uses less)
+    PixelRect clip;          ///< draw only inside this rectangle (w == 0: no clipping)
 };
-
-/// Where an image_w x image_h image goes inside `area`, keeping its aspect
-/// ratio and centered on whole pixels: drawn 1:1 when `pixel_exact` and it
-/// fits, else scaled to fill the area.
-PixelRect fit_image(const PixelRect& area, int image_w, int image_h, bool pixel_exact);
 
 /// An RGBA8 texture filled from host bytes (top row first), re-created when
 /// the size changes.
@@ -40,18 +41,14 @@ class ImageView {
 public:
     /// Compiles the shader; throws std::runtime_error on a GL error.
     ImageView();
-    /// Draws `texture` over `rect`. `coverage_x/y` is the fraction of the
-    /// texture's extent, from its left and bottom edges, that the rectangle
-    /// shows (1 = all; a tile grid larger than the image uses less).
-    /// `opacity` < 1 or `blend` alpha-blends over what is there; `smooth`
-    /// picks linear filtering (for scaled images) over nearest.
-    void draw(GLuint texture, const PixelRect& rect, bool blend, float opacity, bool smooth,
-              float coverage_x = 1.f, float coverage_y = 1.f) const;
+    /// Draws `texture` over `rect` (which may reach beyond the window when
+    /// zoomed: only its part inside style.clip is drawn).
+    void draw(GLuint texture, const PixelRect& rect, const DrawStyle& style) const;
 
 private:
     GlProgram program_;
     GlVertexArray vao_;  // core profile: drawing needs a bound VAO, even without attributes
-    GLint loc_tex_ = -1, loc_coverage_ = -1, loc_opacity_ = -1, loc_blend_ = -1;
+    GLint loc_tex_ = -1, loc_uv0_ = -1, loc_uv1_ = -1, loc_opacity_ = -1, loc_blend_ = -1;
 };
 
 /// The tile heat map's colour for a load fraction t in (0, 1] (a tile's

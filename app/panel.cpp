@@ -18,15 +18,16 @@
 #include "interop.h"
 #include "render/compare.h"
 #include "render/renderer_factory.h"
+#include "workbench.h"
 #include "scenes/scene.h"
 
 namespace cr::app {
 
-std::string drawn_scale_label(double scale) {
+std::string drawn_scale_label(double scale, bool zoomed) {
     if (scale <= 0) return "-";
     if (std::fabs(scale - 1.0) < 1e-9) return "1:1";
     char buf[64];
-    std::snprintf(buf, sizeof buf, "at %.0f%% (fit)", 100 * scale);
+    std::snprintf(buf, sizeof buf, zoomed ? "at %.0f%% (zoomed)" : "at %.0f%% (fit)", 100 * scale);
     return buf;
 }
 
@@ -40,6 +41,13 @@ void init_sizes(ViewState& v, int start_width, int start_height) {
     v.sizes.push_back({0, 0});
     const auto it = std::find(v.sizes.begin(), v.sizes.end(), start);
     v.size_index = static_cast<int>(it - v.sizes.begin());
+}
+
+std::vector<RendererInfo> switchable_renderers() {
+    std::vector<RendererInfo> out;
+    for (const auto& i : renderer_infos())
+        if (i.name != "student") out.push_back(i);
+    return out;
 }
 
 namespace {
@@ -58,14 +66,6 @@ std::string renderer_label(size_t index, const RendererInfo& info) {
     return label;
 }
 
-/// The renderers the panel's list and keys 1-9 switch between: every one
-/// but `student`, which needs a folder (the workbench section loads it).
-std::vector<RendererInfo> switchable_renderers() {
-    std::vector<RendererInfo> out;
-    for (const auto& i : renderer_infos())
-        if (i.name != "student") out.push_back(i);
-    return out;
-}
 
 /// Starts a borderless table of `columns` for label/value rows: cells clip
 /// instead of wrapping, so numbers are never split over two lines.
@@ -192,7 +192,7 @@ void playback_section(Session& s, ViewState& v) {
     ImGui::SameLine();
     ImGui::Checkbox("1:1 pixels", &v.pixel_exact);
     ImGui::SameLine();
-    ImGui::TextDisabled("drawn %s", drawn_scale_label(v.drawn_scale).c_str());
+    ImGui::TextDisabled("drawn %s", drawn_scale_label(v.drawn_scale, v.zoom.zoom != 1).c_str());
 }
 
 void display_section(DisplayTexture& d, ViewState& v) {
@@ -214,8 +214,68 @@ void stage_sparkline(const StageSeries& st) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s over the last %d frames: max %.3f ms", st.name.c_str(), n, top);
 }
 
-void stages_section(const Session& s) {
+/// One row of the stage table.
+void stage_row(const StageSeries& st, const FrameTimes& mean) {
+    double m = 0;
+    for (const auto& x : mean.stages)
+        if (x.name == st.name) m = x.ms;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(st.name.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(st.course.empty() ? "-" : st.course.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", st.last_ms);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", m);
+    ImGui::TableNextColumn();
+    stage_sparkline(st);
+}
+
+/// A row naming whose stages follow and how they were timed.
+void stage_group_row(const std::string& who, const std::string& method) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImVec4(.55f, .8f, 1.f, 1.f), "%s", who.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", method.c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(method == "course method" ? "the host clock around each call of yours, each followed by "
+                                                      "cudaDeviceSynchronize(), as the course times"
+                                                    : "how these stages are timed");
+}
+
+void stages_section(const Session& s, const Workbench& bench) { stage_table(s, bench); }
+
+/// The course's four lines of the reference and of the student's renderer.
+void course_lines_table(const std::string& reference, const FrameTimes& ref, const FrameTimes& student) {
+    if (!ImGui::BeginTable("course_lines", 5, ImGuiTableFlags_SizingStretchProp)) return;
+    for (const char* h : {"mean ms", "Clear", "Advance", "Render", "Total"}) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", h);
+    }
+    const auto row = [](const std::string& who, const FrameTimes& m) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(who.c_str());
+        for (double v : {m.clear_ms, m.advance_ms, m.render_ms, m.total_ms}) {
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", v);
+        }
+    };
+    row(reference, ref);
+    row("student", student);
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void stage_table(const Session& s, const Workbench& bench) {
     const FrameTimes mean = mean_of(s.stage_sums());
+    const StudentLane& lane = bench.lane();
+    const bool student = !lane.stages().empty();
     ImGui::Text("stage times (ms), mean over %d frames", mean.counted);
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("stages", 5, flags)) {
@@ -225,33 +285,30 @@ void stages_section(const Session& s) {
         ImGui::TableSetupColumn("mean");
         ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
-        for (const StageSeries& st : s.stages()) {
-            double m = 0;
-            for (const auto& x : mean.stages)
-                if (x.name == st.name) m = x.ms;
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(st.name.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(st.course.empty() ? "-" : st.course.c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", st.last_ms);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", m);
-            ImGui::TableNextColumn();
-            stage_sparkline(st);
+        if (student) stage_group_row(s.renderer_name(), timing_method(s.renderer_name()));
+        for (const StageSeries& st : s.stages()) stage_row(st, mean);
+        if (student) {
+            const FrameTimes sm = mean_of(lane.stage_sums());
+            stage_group_row("student", "course method");
+            for (const StageSeries& st : lane.stages()) stage_row(st, sm);
         }
         ImGui::EndTable();
     }
-    ImGui::Text("Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", mean.clear_ms, mean.advance_ms,
-                mean.render_ms, mean.total_ms);
+    if (!student) {
+        ImGui::Text("Clear %.3f  Advance %.3f  Render %.3f  Total %.3f", mean.clear_ms, mean.advance_ms,
+                    mean.render_ms, mean.total_ms);
+        return;
+    }
+    course_lines_table(s.renderer_name(), mean, mean_of(lane.stage_sums()));
 }
+
+namespace {
 
 ImU32 to_u32(float r, float g, float b) { return ImGui::GetColorU32(ImVec4(r, g, b, 1.f)); }
 
-/// A colour bar as wide as the panel: colour(t) for t from 0 (left) to 1
-/// (right), with the (t, label) ticks written under it.
-void color_bar(const std::function<ImU32(float)>& colour, const std::vector<std::pair<float, std::string>>& ticks) {
+}  // namespace
+
+void color_bar(const std::function<unsigned(float)>& colour, const std::vector<std::pair<float, std::string>>& ticks) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = 9.f;
@@ -266,6 +323,20 @@ void color_bar(const std::function<ImU32(float)>& colour, const std::vector<std:
     }
     ImGui::Dummy(ImVec2(w, h + 1 + ImGui::GetTextLineHeight()));
 }
+
+void color_swatch(const float* c, const char* label) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float side = ImGui::GetTextLineHeight() - 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side),
+                                              ImGui::GetColorU32(ImVec4(c[0], c[1], c[2], 1.f)));
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side),
+                                        ImGui::GetColorU32(ImGuiCol_Border));
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+}
+
+namespace {
 
 /// A small filled square of `colour` followed by `label` on the same line.
 void swatch(ImU32 colour, const char* label) {
@@ -290,19 +361,24 @@ void diff_legend(float tolerance) {
               {{0.f, "|error| 1e-6"}, {1.f / 3, "1e-4"}, {2.f / 3, "1e-2"}, {1.f, "1 (log)"}});
 }
 
-/// The tile overlay's legend: circles per tile, linear up to the busiest tile.
+}  // namespace
+
 void tile_legend(const ViewState& v) {
     if (v.tile_max <= 0) {
         ImGui::TextDisabled("%s", v.tiles_note.c_str());
         return;
     }
-    ImGui::TextDisabled("%s; circles per tile, empty tiles clear:", v.tiles_note.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s; circles per tile, empty tiles clear:", v.tiles_note.c_str());
+    ImGui::PopStyleColor();
     color_bar([](float t) {
                   const std::array<uint8_t, 3> c = tile_heat_color(t);
                   return IM_COL32(c[0], c[1], c[2], 255);
               },
               {{0.f, "1"}, {.5f, std::to_string((v.tile_max + 1) / 2)}, {1.f, std::to_string(v.tile_max) + " (max)"}});
 }
+
+namespace {
 
 /// The last check's figures in a table (numbers never wrap).
 void check_table(const CheckResult& c) {
@@ -357,6 +433,10 @@ void check_section(Session& s, ViewState& v) {
     if (v.show_tiles) {
         ImGui::SetNextItemWidth(140);
         ImGui::SliderFloat("tile opacity", &v.tile_opacity, 0.f, 1.f);
+        if (v.tile_source != TileSource::Renderer) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(%s: see Teaching)", tile_source_name(v.tile_source));
+        }
         tile_legend(v);
     }
 }
@@ -375,7 +455,38 @@ void choose_renderer(Session& s, const std::string& name) {
     s.set_renderer(name);
 }
 
-void draw_panel(Session& s, ViewState& v, DisplayTexture& display, float width) {
+namespace {
+
+/// The "Viewer" tab: scene, renderer, playback, check and overlays, stages.
+void viewer_tab(Session& s, ViewState& v, DisplayTexture& display, PanelTools& t) {
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) scene_section(s, v);
+    if (ImGui::CollapsingHeader("Renderer", ImGuiTreeNodeFlags_DefaultOpen)) {
+        renderer_section(s, v);
+        display_section(display, v);
+    }
+    if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) playback_section(s, v);
+    if (ImGui::CollapsingHeader("Check and overlays", ImGuiTreeNodeFlags_DefaultOpen)) check_section(s, v);
+    if (ImGui::CollapsingHeader("Stage times", ImGuiTreeNodeFlags_DefaultOpen)) stages_section(s, t.bench);
+}
+
+/// The "?" at the end of the tab bar: the keys and the mouse, as a tooltip.
+void help_tab_button() {
+    ImGui::TabItemButton("?", ImGuiTabItemFlags_Trailing | ImGuiTabItemFlags_NoTooltip);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("keys: Space play/pause, N step, 1-%zu renderer, C check, S save PNG, Esc quit\n"
+                          "mouse on the image: wheel zooms, drag pans, click (or hold Shift) inspects a pixel",
+                          switchable_renderers().size());
+}
+
+/// Begins tab `tab` (selected when the main loop asked for it).
+bool begin_tab(const char* label, PanelTab tab, const ViewState& v) {
+    const bool select = v.tab_request == static_cast<int>(tab);
+    return ImGui::BeginTabItem(label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+}
+
+}  // namespace
+
+void draw_panel(Session& s, ViewState& v, DisplayTexture& display, PanelTools& tools, float width) {
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y), ImGuiCond_Always);
@@ -389,15 +500,23 @@ void draw_panel(Session& s, ViewState& v, DisplayTexture& display, float width) 
         if (ImGui::SmallButton("dismiss")) s.clear_message();
         ImGui::Separator();
     }
-    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) scene_section(s, v);
-    if (ImGui::CollapsingHeader("Renderer", ImGuiTreeNodeFlags_DefaultOpen)) {
-        renderer_section(s, v);
-        display_section(display, v);
+    if (ImGui::BeginTabBar("tabs")) {
+        help_tab_button();
+        if (begin_tab("Viewer", PanelTab::Viewer, v)) {
+            viewer_tab(s, v, display, tools);
+            ImGui::EndTabItem();
+        }
+        if (begin_tab("Your renderer", PanelTab::Workbench, v)) {
+            workbench_tab(s, v, tools);
+            ImGui::EndTabItem();
+        }
+        if (begin_tab("Teaching", PanelTab::Teaching, v)) {
+            teaching_tab(s, v, tools);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
     }
-    if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) playback_section(s, v);
-    if (ImGui::CollapsingHeader("Check and overlays", ImGuiTreeNodeFlags_DefaultOpen)) check_section(s, v);
-    if (ImGui::CollapsingHeader("Stage times", ImGuiTreeNodeFlags_DefaultOpen)) stages_section(s);
-    ImGui::TextDisabled("keys: Space N 1-%zu C S Esc", switchable_renderers().size());
+    v.tab_request = -1;
     // What the content needs (bottom of the last item plus the padding) and
     // what the window has: more means the bottom is cut off (it scrolls).
     const ImGuiStyle& style = ImGui::GetStyle();

@@ -22,6 +22,7 @@ void Session::set_scene(const SceneChoice& choice) {
         scene_ = std::move(l.scene);
         scene_note_ = l.note;
         choice_ = choice;
+        ++scene_version_;
     } catch (const std::exception& e) {
         notify(std::string("scene not loaded: ") + e.what(), true);
         return;
@@ -74,6 +75,7 @@ void Session::restart() {
 }
 
 void Session::setup(int frame) {
+    ++setup_version_;
     stages_.clear();
     sums_ = FrameTimes{};
     needs_frame_ = false;
@@ -116,21 +118,49 @@ bool Session::step() {
     return true;
 }
 
-void Session::record(const std::vector<StageTime>& times) {
-    accumulate(sums_, times);
+void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime>& times) {
     for (const auto& t : times) {
         StageSeries* s = nullptr;
-        for (auto& x : stages_)
+        for (auto& x : series)
             if (x.name == t.name) s = &x;
         if (!s) {
-            stages_.push_back(StageSeries{t.name, t.course, 0, std::vector<float>(StageSeries::kHistory, 0.f), 0, 0});
-            s = &stages_.back();
+            series.push_back(StageSeries{t.name, t.course, 0, std::vector<float>(StageSeries::kHistory, 0.f), 0, 0});
+            s = &series.back();
         }
         s->last_ms = t.ms;
         s->history[static_cast<size_t>(s->next)] = static_cast<float>(t.ms);
         s->next = (s->next + 1) % StageSeries::kHistory;
         if (s->filled < StageSeries::kHistory) ++s->filled;
     }
+}
+
+void TimingBoard::add(const std::string& renderer, const std::string& method, const std::string& scene, int width,
+                      int height, const std::vector<StageTime>& times) {
+    Entry* e = nullptr;
+    for (auto& x : entries_)
+        if (x.renderer == renderer && x.scene == scene && x.width == width && x.height == height) e = &x;
+    if (!e) {
+        if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
+        entries_.push_back(Entry{renderer, method, scene, width, height, FrameTimes{}});
+        e = &entries_.back();
+    }
+    accumulate(e->sums, times);
+}
+
+std::string timing_method(const std::string& renderer) {
+    if (renderer == "student") return "course method: host clock, cudaDeviceSynchronize after each call";
+    if (renderer == "cpu" || renderer == "cpuref") return "host clock";
+    return "cudaEvents";
+}
+
+std::string Session::scene_label() const {
+    return choice_.from_file ? choice_.path : choice_.name + " seed " + std::to_string(choice_.seed);
+}
+
+void Session::record(const std::vector<StageTime>& times) {
+    accumulate(sums_, times);
+    record_stages(stages_, times);
+    board_.add(renderer_name_, timing_method(renderer_name_), scene_label(), width_, height_, times);
 }
 
 void Session::run_check() {

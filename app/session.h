@@ -35,6 +35,36 @@ struct StageSeries {
     int filled = 0;              ///< values stored so far (<= kHistory)
 };
 
+/// Adds one frame's stage times to `series` (a new series per new stage name).
+void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime>& times);
+
+/// Mean stage times of every renderer run in this session, one entry per
+/// renderer, scene and size, for the panel's bar chart.
+class TimingBoard {
+public:
+    /// One renderer on one scene at one size.
+    struct Entry {
+        std::string renderer;  ///< e.g. "tiled" or "student"
+        std::string method;    ///< how it was timed, e.g. "cudaEvents"
+        std::string scene;
+        int width = 0, height = 0;
+        FrameTimes sums;       ///< cr::mean_of gives the means
+    };
+    static constexpr size_t kMaxEntries = 8;  ///< the oldest entry goes first
+    /// Adds one frame's times to the entry of (renderer, scene, size).
+    void add(const std::string& renderer, const std::string& method, const std::string& scene, int width,
+             int height, const std::vector<StageTime>& times);
+    const std::vector<Entry>& entries() const { return entries_; }
+
+private:
+    std::vector<Entry> entries_;  ///< in order of first use
+};
+
+/// How a renderer's stages are timed, for the stage table's label:
+/// "cudaEvents" for GPU renderers, "host clock" for CPU ones, and the
+/// course's method for the student's renderer.
+std::string timing_method(const std::string& renderer);
+
 /// Result of "Check vs cpuref" for one frame.
 struct CheckResult {
     bool valid = false;
@@ -85,11 +115,21 @@ public:
     int frame() const { return renderer_ ? renderer_->frame() : 0; }
     /// Bumps whenever the image changed (new frame, new setup).
     int image_version() const { return image_version_; }
+    /// Bumps whenever the renderer is set up again (scene, size, renderer,
+    /// restart): frames before it belong to another run.
+    int setup_version() const { return setup_version_; }
+    /// Bumps whenever a new scene is loaded.
+    int scene_version() const { return scene_version_; }
 
     /// Per-stage series of the frames since the last setup, in stage order.
     const std::vector<StageSeries>& stages() const { return stages_; }
     /// Sums of the stage times since the last setup (cr::mean_of for means).
     const FrameTimes& stage_sums() const { return sums_; }
+    /// Every renderer's mean times in this session (this one's and others').
+    TimingBoard& timing_board() { return board_; }
+    const TimingBoard& timing_board() const { return board_; }
+    /// The scene's label: its name and seed, or the file path.
+    std::string scene_label() const;
     const CheckResult& check() const { return check_; }
     /// Discards the check result (the panel hides its overlay).
     void clear_check() { check_.valid = false; }
@@ -123,8 +163,11 @@ private:
     int width_ = 0, height_ = 0;
     bool needs_frame_ = false;
     int image_version_ = 0;
+    int setup_version_ = 0;
+    int scene_version_ = 0;
     std::vector<StageSeries> stages_;
     FrameTimes sums_;
+    TimingBoard board_;
     CheckResult check_;
     std::string message_;
     bool message_is_error_ = false;

@@ -11,6 +11,10 @@
 # Knobs (defaults are for the GPU machine): OPTX=/opt/x DISPLAY_NUM=99 GLX_VENDOR=nvidia
 #   RENDERER=tiled SNOW_FRAMES=600 RAND_FRAMES=300 APP_EXTRA="" (e.g. "--window-height 1100")
 #   RESIZE_RUN=1 (0 skips the run with window resizes between frames)
+#   WORKBENCH_RUN=1 runs app/workbench_test.sh gpu (the student's workbench on the harness's fixtures:
+#   rebuild on save, racy, out_of_bounds, hang) instead of the runs above; it needs nvcc on the machine
+#   and .gl/render-student-worker (make_gui_bundle.sh copies it, and .gl/gui_shot_check, if built);
+#   its logs and screenshots go to $OUT/workbench/
 # Whole run is bounded to ~145 s; Xvfb is always killed at the end.
 set -u
 DEADLINE=$((SECONDS + 140))
@@ -174,7 +178,24 @@ run_resize() { # max_seconds
     cat "$OUT/gui_resize.txt" | tail -25
     note "app resize run exit $r: $(grep -E '^check: [0-9]+ of' "$OUT/gui_resize.txt")"
 }
-if [ "$xok" = 1 ]; then
+# The student's workbench (app/workbench_test.sh gpu); builds go to a scratch folder, logs and
+# screenshots to $OUT/workbench.
+run_workbench() { # max_seconds
+    local t r work=/tmp/cr_workbench checker=""
+    t=$(budget "$1")
+    [ -x "$GL/gui_shot_check" ] && checker=$GL/gui_shot_check
+    echo "== app: workbench test, limit ${t}s ($(date +%T))"
+    APP=$APP CHECKER=$checker WORK=$work RUN="" timeout -k 3 "$t" bash app/workbench_test.sh gpu \
+        > "$OUT/workbench.txt" 2>&1
+    r=$?
+    mkdir -p "$OUT/workbench"
+    cp -f "$work"/*.txt "$work"/*.png "$OUT/workbench/" 2>/dev/null
+    grep -v '^workbench: compiler: ' "$OUT/workbench.txt" | tail -60
+    note "workbench test exit $r: $(grep -E '^workbench test|longest frame gap during the rebuild' "$OUT/workbench.txt" | tr '\n' ' ')"
+}
+if [ "$xok" = 1 ] && [ "${WORKBENCH_RUN:-0}" = 1 ]; then
+    run_workbench 130
+elif [ "$xok" = 1 ]; then
     [ "${RESIZE_RUN:-1}" = 1 ] && run_resize 40
     run_app snow "$SNOW_FRAMES" 50
     run_app rand100k "$RAND_FRAMES" 50

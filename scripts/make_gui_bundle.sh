@@ -9,6 +9,8 @@
 #   .gl/stubs/         libLLVM-15.so.1 stub and libcr_arc4shim.so, built with gcc from the
 #                      sources in scripts/gui_bundle/ (the sources are copied next to them)
 #   .gl/circle-renderer  a copy of build/app/circle-renderer (build it first)
+#   .gl/render-student-worker, .gl/gui_shot_check  copies of build/render-student-worker (runs a
+#                      student's renderer for the GUI's workbench) and build/app/gui_shot_check, when built
 # Usage, from anywhere (needs root for apt-get update into /tmp/amd64):
 #   bash scripts/make_gui_bundle.sh
 # Knobs: GL_DIR (default <repo>/.gl), APT_LISTS (default /tmp/amd64), APP (default build/app/circle-renderer).
@@ -145,10 +147,18 @@ else
     cp -f "$APP" "$GL/circle-renderer"
     say "copied $APP -> $GL/circle-renderer"
 fi
+# beside the app: the worker that runs a student's renderer (found next to the program) and the
+# screenshot checker of the workbench test
+BUILD_DIR=$(dirname "$(dirname "$APP")")
+for extra in "$BUILD_DIR/render-student-worker" "$BUILD_DIR/app/gui_shot_check"; do
+    name=$(basename "$extra")
+    if [ ! -x "$extra" ]; then say "note: $extra not built; the workbench test needs it"; continue; fi
+    cmp -s "$extra" "$GL/$name" || { cp -f "$extra" "$GL/$name"; say "copied $extra -> $GL/$name"; }
+done
 
 for f in "$GL"/* "$GL"/debs/* "$GL"/stubs/*; do  # anything this script does not make
     case ${f#"$GL"/} in
-        *.deb | debs | stubs | circle-renderer | stubs/arc4shim.c | stubs/elfver.py | stubs/llvm_stub.c | \
+        *.deb | debs | stubs | circle-renderer | render-student-worker | gui_shot_check | stubs/arc4shim.c | stubs/elfver.py | stubs/llvm_stub.c | \
             stubs/llvm.map | stubs/libLLVM-15.so.1 | stubs/libcr_arc4shim.so) ;;
         *) say "note: $f is not made by this script (left alone)" ;;
     esac

@@ -1,0 +1,230 @@
+// Unit tests of the GUI's state without a window (cr_app_core): the view
+// geometry (zoom, pan, the pixel under the mouse), the settings file, the
+// source watcher, builds that cannot start, the scene tracker, the pixel
+// inspector, the timing board, the teaching numbers and the frame-gap meter.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "build_job.h"
+#include "inspector.h"
+#include "render/pixel_story.h"
+#include "scene_tracker.h"
+#include "session.h"
+#include "settings.h"
+#include "teaching_overlays.h"
+#include "view_geometry.h"
+#include "workbench.h"
+
+namespace fs = std::filesystem;
+using namespace cr;
+using namespace cr::app;
+
+namespace {
+
+/// A fresh folder under the system's temporary folder.
+fs::path scratch(const std::string& name) {
+    const fs::path p = fs::temp_directory_path() / ("cr_app_core_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+TEST(AppViewGeometry, ZoomKeepsThePixelUnderTheMouse) {
+    const PixelRect area{430, 0, 850, 800};
+    ZoomPan zp;
+    const PixelRect before = place_image(area, 256, 256, true, zp);
+    EXPECT_EQ(before.w, 256);
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    const double fx = before.x + 100.5, fy = before.y + 30.5;  // pixel (100, 30), row 0 at the bottom
+    ASSERT_TRUE(image_pixel_at(before, 256, 256, fx, fy, x0, y0));
+    EXPECT_EQ(x0, 100);
+    EXPECT_EQ(y0, 30);
+    zoom_at(zp, area, 256, 256, true, 8.0, fx, fy);
+    const PixelRect after = place_image(area, 256, 256, true, zp);
+    EXPECT_EQ(after.w, 2048);
+    ASSERT_TRUE(image_pixel_at(after, 256, 256, fx, fy, x1, y1));
+    EXPECT_EQ(x1, 100);
+    EXPECT_EQ(y1, 30);
+    zoom_at(zp, area, 256, 256, true, 1e6, fx, fy);
+    EXPECT_EQ(zp.zoom, ZoomPan::kMaxZoom);
+}
+
+TEST(AppViewGeometry, OneToOneAlsoForImagesLargerThanTheArea) {
+    const PixelRect area{0, 0, 800, 600};
+    ZoomPan zp{one_to_one_zoom(area, 2048, 2048, false), 0, 0};
+    const PixelRect r = place_image(area, 2048, 2048, false, zp);
+    EXPECT_EQ(r.w, 2048);
+    EXPECT_EQ(r.h, 2048);
+    int px = 0, py = 0;
+    EXPECT_FALSE(image_pixel_at(r, 2048, 2048, r.x - 1, r.y, px, py));
+    ASSERT_TRUE(image_pixel_at(r, 2048, 2048, r.x + 0.5, r.y + 0.5, px, py));
+    EXPECT_EQ(px, 0);
+    EXPECT_EQ(py, 0);  // the bottom row
+}
+
+TEST(AppSettings, RoundTripRecentFoldersAndBadFiles) {
+    const fs::path dir = scratch("settings");
+    ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+    const std::string path = settings_path();
+    EXPECT_EQ(path, (dir / "circle-renderer/settings.json").string());
+    std::string error;
+    EXPECT_TRUE(load_settings(path, error).recent_folders.empty());
+    EXPECT_EQ(error, "");
+    Settings s;
+    for (int i = 0; i < 8; ++i) remember_folder(s, "/f" + std::to_string(i));
+    remember_folder(s, "/f3");
+    ASSERT_EQ(s.recent_folders.size(), Settings::kMaxRecent);
+    EXPECT_EQ(s.recent_folders[0], "/f3");
+    EXPECT_EQ(s.recent_folders[1], "/f7");
+    save_settings(path, s);  // creates circle-renderer/
+    EXPECT_EQ(load_settings(path, error).recent_folders, s.recent_folders);
+    write(path, "{ not json");
+    EXPECT_TRUE(load_settings(path, error).recent_folders.empty());
+    EXPECT_NE(error.find("ignored"), std::string::npos) << error;
+    fs::remove_all(dir);
+}
+
+TEST(AppSourceWatcher, ReportsOneChangeOnceItIsStable) {
+    const fs::path dir = scratch("watch");
+    write(dir / "cudaRenderer.cu", "a");
+    write(dir / "notes.txt", "not a source");
+    SourceWatcher w;
+    w.watch(dir.string());
+    auto t = SourceWatcher::Clock::now();
+    const auto poll = [&] { return w.changed(t += std::chrono::milliseconds(300)); };
+    EXPECT_FALSE(poll());
+    write(dir / "notes.txt", "other text");  // not watched
+    EXPECT_FALSE(poll());
+    write(dir / "kernels.cu_inl", "new file");
+    EXPECT_FALSE(poll());  // first seen: wait for one more poll
+    EXPECT_TRUE(poll());
+    EXPECT_FALSE(poll());
+    fs::remove_all(dir);
+}
+
+TEST(AppBuildJob, NotACourseFolderIsABadFolderInTheBackground) {
+    const fs::path dir = scratch("notcourse");
+    BuildJob job;
+    student::BuildOptions o;
+    o.dir = dir.string();
+    job.start([o] { return run_build(o); });
+    BuildOutcome out;
+    for (int i = 0; i < 500 && !job.poll(out); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_FALSE(job.running());
+    EXPECT_EQ(out.kind, BuildOutcome::Kind::BadFolder);
+    EXPECT_NE(out.summary.find("cudaRenderer.cu"), std::string::npos) << out.summary;
+    fs::remove_all(dir);
+}
+
+TEST(AppWorkbench, AFolderThatCannotBuildSaysWhy) {
+    const fs::path dir = scratch("bench");
+    WorkbenchOptions o;
+    o.use_settings = false;
+    Workbench bench(o);
+    EXPECT_EQ(bench.status(), Workbench::Status::None);
+    bench.load(dir.string());
+    for (int i = 0; i < 500 && bench.building(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        bench.tick();
+    }
+    EXPECT_EQ(bench.status(), Workbench::Status::BuildFailed);
+    EXPECT_EQ(bench.status_line(), "build failed");
+    EXPECT_NE(bench.detail().find("has no cudaRenderer.cu"), std::string::npos) << bench.detail();
+    EXPECT_EQ(bench.builds_finished(), 1);
+    fs::remove_all(dir);
+}
+
+TEST(AppSceneTracker, FollowsTheFrameAsScenesAtFrameDoes) {
+    Session s;
+    s.set_size(64, 64);
+    s.set_scene(SceneChoice{false, "bouncingballs", "", "", 0});
+    SceneTracker t;
+    for (int steps : {3, 7, 2}) {
+        const Scene want = scene_at_frame(s.scene(), steps);
+        const Scene& got = t.at(s, steps);
+        ASSERT_EQ(got.count(), want.count());
+        for (size_t i = 0; i < want.count(); ++i) {
+            EXPECT_EQ(got.x[i], want.x[i]);
+            EXPECT_EQ(got.y[i], want.y[i]);
+        }
+    }
+}
+
+TEST(AppInspector, StoryAndExpectedColorOfAPixel) {
+    Session s;
+    s.set_size(256, 256);
+    s.set_scene(SceneChoice{false, "rgb", "", "", 0});
+    s.set_renderer("cpu");
+    ASSERT_TRUE(s.step());
+    StudentLane lane;  // none loaded
+    SceneTracker tracker;
+    Inspector in;
+    in.select(128, 128);
+    in.update(s, lane, tracker, /*playing=*/false);
+    const Inspection& r = in.result();
+    ASSERT_TRUE(r.valid);
+    EXPECT_EQ(r.frame, 0);
+    EXPECT_FALSE(r.has_student);
+    EXPECT_EQ(r.story.covering, 3u);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(r.expected[c], r.story.final_rgba[c]);  // cpu is bit-identical to cpuref
+    EXPECT_NE(in.text().find("pixel (128, 128) (row 0 at the bottom), frame 0"), std::string::npos) << in.text();
+    int x = 0, y = 0;
+    parse_pixel("12,34", x, y);
+    EXPECT_EQ(x, 12);
+    EXPECT_EQ(y, 34);
+    EXPECT_THROW(parse_pixel("12", x, y), std::invalid_argument);
+    EXPECT_THROW(parse_pixel("a,b", x, y), std::invalid_argument);
+}
+
+TEST(AppTimingBoard, OneEntryPerRendererSceneAndSizeAtMostEight) {
+    TimingBoard b;
+    const std::vector<StageTime> t = {{"clear", "Clear", 1.0}, {"render", "Render", 3.0}};
+    b.add("cpu", "host clock", "rgb seed 0", 64, 64, t);
+    b.add("cpu", "host clock", "rgb seed 0", 64, 64, t);
+    ASSERT_EQ(b.entries().size(), 1u);
+    EXPECT_EQ(mean_of(b.entries()[0].sums).total_ms, 4.0);
+    for (int i = 0; i < 10; ++i) b.add("r" + std::to_string(i), "m", "rgb seed 0", 64, 64, t);
+    EXPECT_EQ(b.entries().size(), TimingBoard::kMaxEntries);
+    EXPECT_EQ(b.entries().back().renderer, "r9");
+}
+
+TEST(AppTeaching, ListedTilesHoldTheHitOnesAndTheOrderDemoDiffers) {
+    const Scene scene = make_scene("rand10k", 0);
+    const TileMap listed = teaching_tile_map(scene, 256, 256, TileSource::Listed);
+    const TileMap hit = teaching_tile_map(scene, 256, 256, TileSource::Hit);
+    ASSERT_EQ(listed.loads.loads.size(), hit.loads.loads.size());
+    for (size_t t = 0; t < hit.loads.loads.size(); ++t) EXPECT_LE(hit.loads.loads[t], listed.loads.loads[t]);
+    EXPECT_GT(listed.listed_pairs, listed.hit_pairs);
+    EXPECT_EQ(warp_lane_color(32.f)[0], 0);    // all lanes: no red
+    EXPECT_EQ(warp_lane_color(1.f)[1], 0);     // one lane: no green
+    const OrderDemo d = make_order_demo(64);
+    EXPECT_FLOAT_EQ(d.in_order_rgb[2], .75f);  // blue last dominates
+    EXPECT_FLOAT_EQ(d.reversed_rgb[0], .75f);  // red last dominates
+}
+
+TEST(AppGapMeter, LongestGapWhileABuildRuns) {
+    GapMeter g;
+    auto t = GapMeter::Clock::now();
+    g.frame(t);
+    g.begin(/*rebuild=*/true);
+    g.frame(t += std::chrono::milliseconds(10));
+    g.frame(t += std::chrono::milliseconds(70));
+    g.end_after(2);
+    g.frame(t += std::chrono::milliseconds(20));
+    g.frame(t += std::chrono::milliseconds(30));
+    g.frame(t += std::chrono::milliseconds(500));  // after the end: not counted
+    EXPECT_NEAR(g.rebuild().compile_ms, 70, 1e-6);
+    EXPECT_NEAR(g.rebuild().switch_ms, 30, 1e-6);
+    EXPECT_NEAR(g.rebuild().longest(), 70, 1e-6);
+    EXPECT_EQ(g.first_build().longest(), -1);
+    EXPECT_EQ(g.frames_measured(), 4);
+}
+
+}  // namespace

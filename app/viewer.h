@@ -1,0 +1,122 @@
+// The GUI's main loop (see docs/GUI.md): poll events and input, tick the
+// student's workbench, render the next frame, update the textures, draw the
+// panel and the image panes. Every GL object lives in the Viewer, so all are
+// gone before the context is destroyed.
+#pragma once
+
+#include <vector>
+
+#include "app_options.h"
+#include "auto_run.h"
+#include "image_view.h"
+#include "inspector.h"
+#include "interop.h"
+#include "panel.h"
+#include "scene_tracker.h"
+#include "session.h"
+#include "teaching_overlays.h"
+#include "workbench.h"
+
+struct GLFWwindow;
+
+namespace cr::app {
+
+/// What the GLFW callbacks collect for the main loop (the window's user
+/// pointer; GLFW callbacks get no other context).
+struct WindowInput {
+    std::vector<int> pressed;  ///< keys pressed (or repeated) since the last frame
+};
+
+/// This frame's window and the image area right of the panel.
+struct FrameGeometry {
+    int fb_w = 0, fb_h = 0, win_w = 0, win_h = 0;
+    float panel_w = 0;  ///< in window units
+    PixelRect area;     ///< framebuffer pixels right of the panel
+};
+
+/// One image drawn in the image area: the reference's, the student's, or
+/// the student's with its difference from the reference over it.
+struct Pane {
+    enum class Kind { Reference, Student, StudentDiff };
+    Kind kind = Kind::Reference;
+    PixelRect area;  ///< the part of the image area it owns
+    PixelRect rect;  ///< where the image is drawn (zoomed: may reach beyond `area`)
+    int width = 0, height = 0;  ///< the image's size in pixels
+};
+
+/// The heat-map and image textures drawn besides the renderer's image.
+struct Overlays {
+    HostTexture diff_tex, tile_tex, student_tex, student_diff_tex, warp_tex;
+    HostTexture order_tex[3];
+    float tile_cover_x = 1, tile_cover_y = 1, warp_cover_x = 1, warp_cover_y = 1;
+    int diff_version = -1, tile_version = -1, student_version = -1, student_diff_version = -1;
+    TileSource tile_source = TileSource::Renderer;  ///< what tile_tex counts
+};
+
+/// See the file comment.
+class Viewer {
+public:
+    Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt);
+    /// Runs until the window closes, Esc, or the end of a --frames run;
+    /// returns the exit code.
+    int run();
+
+private:
+    void start_session();
+    void start_workbench();
+    /// Events, keys, mouse and this frame's geometry; false while minimized.
+    bool poll(FrameGeometry& g);
+    /// Renders the next frame when playing or stepping; runs the checks and
+    /// window resizes of an automated run; the student's renderer follows.
+    void step();
+    /// After a rendered frame: the student's frame, pause at a mismatch.
+    void follow_student();
+    /// Copies the images and the overlays into their textures.
+    void update_textures();
+    void update_tile_overlay();
+    void update_student_textures();
+    /// The inspector and the warp map (background) follow the frame shown.
+    void update_tools();
+    /// The panes of the image area (the reference alone, or with the student's).
+    std::vector<Pane> layout(const FrameGeometry& g) const;
+    /// Wheel zoom, drag pan, click (or Shift + hover) to inspect a pixel.
+    void handle_mouse(const FrameGeometry& g);
+    /// Applies the panel's 1:1 / Fit requests and --zoom, for pane `p`.
+    void apply_zoom_requests(const Pane& p);
+    /// The panel, then the panes and their overlays.
+    void draw(const FrameGeometry& g);
+    void draw_pane(const Pane& p) const;
+    /// Pane labels and the inspected pixel's marker (ImGui foreground).
+    void draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& panes) const;
+    /// True when an automated run has reached its end.
+    bool automated_run_done();
+    /// At the end of a --frames run: screenshot, frame dumps, summary.
+    void finish_automated_run(const FrameGeometry& g);
+    void print_tool_lines();
+
+    GLFWwindow* window_;
+    WindowInput& input_;
+    const AppOptions& opt_;
+    Session session_;
+    ViewState view_;
+    DisplayTexture display_;
+    Overlays overlays_;
+    const ImageView image_view_;
+    AutoChecks checks_;
+    Clock::time_point start_ = Clock::now();
+    RateMeter rate_{start_};
+    int rendered_ = 0, shown_version_ = -1, exit_code_ = 0;
+    double run_seconds_ = 0;  ///< a --frames run: seconds to its last frame
+    bool vsync_applied_ = true;
+    Workbench bench_;
+    Inspector inspector_;
+    SceneTracker tracker_;
+    WarpMap warps_;
+    OrderDemo order_demo_;
+    int warp_shown_frame_ = -2;     ///< the warp map frame in warp_tex
+    int frames_after_builds_ = 0;   ///< --until-builds: window frames since the last build finished
+    bool dragging_ = false;         ///< a left-button press started on the image
+    bool initial_zoom_ = false;     ///< --zoom still to apply
+};
+
+}  // namespace cr::app

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The GUI workbench test (docs/GUI.md, "The workbench test"): circle-renderer
+# with --student on the harness's fixtures, driven by options (no mouse), its
+# "workbench:" lines on stdout checked.
+#
+#   workbench_test.sh rebuild   the compile_error fixture fails to build (the
+#                               fixture's file:line and the error are printed),
+#                               a fixed fixture_kernels.cu_inl is copied over it
+#                               while the GUI runs, and it rebuilds. Without a
+#                               GPU the panel says the student's renderer cannot
+#                               run here and the reference keeps running; with
+#                               one its image appears and matches cpuref.
+#   workbench_test.sh gpu       rebuild (a GPU required: exit 77 without), then
+#                               racy (mismatches, pause at the first, the
+#                               inspector's story of a pixel), out_of_bounds (a
+#                               crash named, the reference keeps running), hang.
+#
+# Environment: APP (circle-renderer), CHECKER (gui_shot_check; optional),
+# WORK (a scratch folder; emptied), SRC (the repository root, default: this
+# script's parent), RUN (a command prefix that gives a display, e.g.
+# "xvfb-run -a -s '-screen 0 1280x800x24'"; empty when DISPLAY is set),
+# ARCH (nvcc -gencode flags for the builds; empty: the GPU's, else sm_75..90).
+# Exit 0 pass, 1 fail, 77 skipped (no nvcc; gpu mode: no GPU).
+set -u
+MODE=${1:?usage: workbench_test.sh rebuild|gpu}
+SRC=${SRC:-$(cd "$(dirname "$0")/.." && pwd)}
+APP=${APP:?set APP to circle-renderer}
+WORK=${WORK:?set WORK to a scratch folder}
+CHECKER=${CHECKER:-}
+RUN=${RUN:-}
+ARCH=${ARCH:-}
+rm -rf "$WORK" && mkdir -p "$WORK"
+export XDG_CONFIG_HOME=$WORK/config CR_STUDENT_CACHE=$WORK/cache
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+want() { grep -qF -- "$2" "$1" || fail "missing in $(basename "$1"): '$2'"; }
+# fixture NAME: assembles tests/students/base + NAME (as tests/CMakeLists.txt does) in $WORK/NAME
+fixture() {
+    mkdir -p "$WORK/$1"
+    cp "$SRC"/tests/students/base/* "$WORK/$1/"
+    cp "$SRC"/tests/students/"$1"/* "$WORK/$1/"
+}
+# app OUT ARGS...: runs the app in the background, stdout+stderr to OUT
+app() {
+    local out=$1; shift
+    [ -n "$ARCH" ] && set -- "$@" --student-arch "$ARCH"
+    eval "$RUN" '"$APP"' '"$@"' --no-vsync --frames 100000 > "$out" 2>&1 &
+    APP_PID=$!
+}
+# wait_for FILE TEXT SECONDS: true once TEXT is in FILE
+wait_for() {
+    local end=$((SECONDS + $3))
+    while [ $SECONDS -lt $end ]; do
+        grep -qF -- "$2" "$1" && return 0
+        kill -0 "$APP_PID" 2>/dev/null || { grep -qF -- "$2" "$1"; return; }
+        sleep 0.2
+    done
+    return 1
+}
+# finish SECONDS: waits for the app to end by itself, else stops it; prints its rc
+finish() {
+    local end=$((SECONDS + $1))
+    while kill -0 "$APP_PID" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
+    if kill -0 "$APP_PID" 2>/dev/null; then fail "the app did not end within $1 s"; kill "$APP_PID"; fi
+    wait "$APP_PID"
+    APP_RC=$?
+    echo "app exit $APP_RC"
+}
+show() { echo "---- $1"; grep -v '^workbench: compiler: ' "$1" | tail -40; }
+
+# ---------------------------------------------------------------- rebuild
+rebuild() {
+    local out=$WORK/rebuild.txt
+    fixture compile_error
+    app "$out" --student "$WORK/compile_error" --until-builds 2 --renderer cpuref --scene rgb --size 256 \
+        --inspect 128,128 --compare student --screenshot "$WORK/rebuild_shot.png" \
+        --dump-frame "$WORK/rebuild_frame.png" --dump-student "$WORK/rebuild_student.png"
+    if ! wait_for "$out" "workbench: build failed" 180; then
+        show "$out"
+        grep -q "no nvcc" "$out" && { echo "SKIP: no nvcc here"; exit 77; }
+        fail "no 'build failed' line"; finish 5; return
+    fi
+    want "$out" "workbench: compiler: $WORK/compile_error/fixture_kernels.cu_inl(6): error"
+    want "$out" 'identifier "pixelShade" is undefined'
+    sleep 0.3  # a save after the failure, as a student's would be
+    cp "$SRC/app/test_fixtures/fixture_kernels_fixed.cu_inl" "$WORK/compile_error/fixture_kernels.cu_inl"
+    finish 300
+    show "$out"
+    want "$out" "workbench: a source file changed: rebuilding"
+    want "$out" "workbench: built in "
+    want "$out" "workbench: longest frame gap during the rebuild: "
+    want "$out" "inspect: pixel (128, 128) (row 0 at the bottom)"
+    want "$out" "inspect: 3 circle(s) cover it"
+    want "$out" "frames of rgb at 256x256 with cpuref"
+    grep -qF "$WORK/compile_error" "$WORK/config/circle-renderer/settings.json" || fail "the folder is not in the settings file"
+    # the inspector marks pixel (128, 128) (row 127 from the top) with a frame of 3 pixels around it
+    local marked=(--ignore 124,123,132,131 --panel-width 430)
+    if grep -qF "cannot run the student's renderer here" "$out"; then
+        RAN=0
+        want "$out" "workbench: status: built, but it cannot run here"
+        want "$out" "--dump-student: the student's renderer drew no frame"
+        [ "$APP_RC" = 1 ] || fail "exit $APP_RC, want 1 (no student frame to dump)"
+        [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/rebuild_shot.png" "$WORK/rebuild_frame.png" "${marked[@]}" || fail "gui_shot_check"; }
+        fault_without_gpu
+        standin_without_gpu
+    else
+        RAN=1
+        [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
+        want "$out" "workbench: ready"
+        want "$out" "vs cpuref: 0 pixels beyond 1e-4"
+        want "$out" "beyond 0.1 (course): PASS"
+        want "$out" "inspect: pixel (128, 128) (row 0 at the bottom), frame "
+        [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/rebuild_shot.png" "$WORK/rebuild_student.png" "${marked[@]}" ||
+            fail "gui_shot_check (the student's frame 1:1 in the window)"; }
+    fi
+    grep -h "longest frame gap" "$out"
+}
+
+# The fault path without a GPU: the built library is run anyway
+# (CR_GUI_STUDENT_WITHOUT_GPU=1), its first CUDA call fails, the panel says
+# so, and the reference keeps running.
+fault_without_gpu() {
+    local out=$WORK/fault.txt
+    CR_GUI_STUDENT_WITHOUT_GPU=1 app "$out" --student "$WORK/compile_error" --until-builds 1 --renderer cpu \
+        --scene rgb --size 256 --screenshot "$WORK/fault_shot.png"
+    finish 120
+    show "$out"
+    [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
+    want "$out" "unchanged since an earlier build (from the cache)"
+    grep -qE "^workbench: crashed: student renderer: '.*' in the CudaRenderer constructor" "$out" || fail "no crash line"
+    want "$out" "workbench: status: crashed in the CudaRenderer constructor"
+    want "$out" "frames of rgb at 256x256 with cpu"
+}
+
+# The compare, inspector and dump paths without a GPU: the project's cpuref
+# stands in for the built library (CR_GUI_STUDENT_STANDIN=cpuref).
+standin_without_gpu() {
+    local out=$WORK/standin.txt
+    CR_GUI_STUDENT_STANDIN=cpuref app "$out" --student "$WORK/compile_error" --until-builds 1 --renderer cpu \
+        --scene rgby --size 256 --inspect 100,100 --compare student --screenshot "$WORK/standin_shot.png" \
+        --dump-student "$WORK/standin_student.png"
+    finish 120
+    show "$out"
+    [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
+    want "$out" "workbench: test: renderer 'cpuref' stands in for the student's library"
+    want "$out" "workbench: ready: the student's renderer runs from the next frame"
+    grep -qE "^workbench: student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4, 0 beyond 0.1$" "$out" || fail "no first comparison"
+    grep -qE "^workbench: last student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4 \(strict\), 0 beyond 0.1 \(course\): PASS$" \
+        "$out" || fail "no last comparison"
+    grep -qE "^inspect: pixel \(100, 100\) .* from cpu, student \(0.2500, 0.5000, 0.7500\)$" "$out" ||
+        fail "the inspector has no student color"
+    # pixel (100, 100) is row 155 from the top
+    [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/standin_shot.png" "$WORK/standin_student.png" --ignore 96,151,104,159 \
+        --panel-width 430 || fail "gui_shot_check (the stand-in's frame 1:1)"; }
+}
+
+# ---------------------------------------------------------------- gpu only
+racy() {
+    local out=$WORK/racy.txt
+    fixture racy
+    app "$out" --student "$WORK/racy" --until-builds 1 --renderer cpu --scene rand10k --size 512 \
+        --inspect 256,256 --pause-on-mismatch --screenshot "$WORK/racy_shot.png"
+    finish 300
+    show "$out"
+    want "$out" "workbench: ready"
+    grep -qE "^workbench: last student frame [0-9]+ vs cpu: [1-9][0-9]* pixels beyond 1e-4 \(strict\)" "$out" ||
+        fail "the racy fixture's frame shows no mismatch"
+    grep -qE "^workbench: paused at frame [0-9]+: the first frame that fails the strict rule \(1e-4\)" "$out" ||
+        fail "no pause at the first mismatching frame"
+    grep -qE "^inspect: pixel \(256, 256\) \(row 0 at the bottom\), frame [0-9]+: expected \(.*student \(" "$out" ||
+        fail "the inspector has no expected and student color"
+    grep -qE "^inspect: [1-9][0-9]* circle\(s\) cover it" "$out" || fail "no pixel story"
+    [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
+    [ -n "$CHECKER" ] && { "$CHECKER" "$WORK/racy_shot.png" - --panel-width 430 || fail "gui_shot_check (racy)"; }
+}
+
+faults() {
+    local out=$WORK/oob.txt
+    fixture out_of_bounds
+    app "$out" --student "$WORK/out_of_bounds" --until-builds 1 --renderer cpu --scene rgb --size 256
+    finish 300
+    show "$out"
+    grep -qE "^workbench: crashed: student renderer: 'an illegal memory access was encountered' in render\(\), frame [0-9]+" "$out" ||
+        fail "no crash line naming render() and the frame"
+    grep -qE "^workbench: status: crashed in render\(\), frame [0-9]+" "$out" || fail "no crashed status"
+    want "$out" "frames of rgb at 256x256 with cpu"
+    out=$WORK/hang.txt
+    fixture hang
+    app "$out" --student "$WORK/hang" --student-timeout 2 --until-builds 1 --renderer cpu --scene rgb --size 64
+    finish 300
+    show "$out"
+    want "$out" "did not return within 2 s"
+    want "$out" "frames of rgb at 64x64 with cpu"
+}
+
+if [ "$MODE" = gpu ]; then  # a GPU renderer without a GPU exits 3 before any window
+    DISPLAY='' "$APP" --renderer tiled --frames 1 > /dev/null 2>&1
+    [ $? = 3 ] && { echo "SKIP: no usable GPU here"; exit 77; }
+fi
+rebuild
+if [ "$MODE" = gpu ]; then
+    [ "${RAN:-0}" = 1 ] || { echo "SKIP: the student's renderer cannot run here (no GPU)"; [ $FAILS = 0 ] && exit 77; }
+    racy
+    faults
+fi
+if [ $FAILS -ne 0 ]; then echo "workbench test ($MODE): $FAILS failure(s)"; exit 1; fi
+echo "workbench test ($MODE): PASS"
