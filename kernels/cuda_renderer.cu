@@ -45,6 +45,7 @@ public:
             case KernelKind::Naive: return "naive";
             case KernelKind::Tiled: return "tiled";
             case KernelKind::Persistent: return "persistent";
+            case KernelKind::FrontToBack: return "ftb";
             default: return "unordered";
         }
     }
@@ -145,7 +146,9 @@ public:
     }
 
 private:
-    bool binned_kind() const { return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent; }
+    bool binned_kind() const {
+        return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent || kind_ == KernelKind::FrontToBack;
+    }
 
     /// naive and unordered: one shading kernel over the packed circles.
     void shade_per_pixel(const DeviceCircles& c) {
@@ -155,9 +158,17 @@ private:
         else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
-    void shade_lists(const DeviceCircles& c, TileLists lists, const int* order = nullptr) {
+    /// `first`/`last`: ftb's launches of a frame (batches go last first); the
+    /// other kernels ignore them.
+    void shade_lists(const DeviceCircles& c, TileLists lists, const int* order = nullptr, bool first = true,
+                     bool last = true) {
         cudaStream_t s = stream_.get();
         timeline_.mark("shade", "Render", s);
+        if (kind_ == KernelKind::FrontToBack) {
+            if (!(first && last)) ftb_acc_.reserve("shade.ftb_state", size_t(width_) * height_, &tally_);
+            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, s);
+            return;
+        }
         const bool persistent = kind_ == KernelKind::Persistent;
         if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
         launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), persistent, order_.counter.get(),
@@ -211,11 +222,14 @@ private:
         const unsigned long long pairs = count_pairs(c);
         last_pairs_ = static_cast<long long>(pairs);
         last_binned_ = true;
-        for (const PairBatch& batch : plan_batches(pairs, c.count)) bin_and_shade(c, batch);
+        std::vector<PairBatch> batches = plan_batches(pairs, c.count);
+        if (kind_ == KernelKind::FrontToBack) std::reverse(batches.begin(), batches.end());  // front to back
+        for (size_t i = 0; i < batches.size(); ++i) bin_and_shade(c, batches[i], i == 0, i + 1 == batches.size());
     }
 
-    /// bin.fill, bin.sort and bin.ranges of one batch, then its shading.
-    void bin_and_shade(const DeviceCircles& c, const PairBatch& batch) {
+    /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
+    /// (`first`/`last`: the frame's first and last batch shaded).
+    void bin_and_shade(const DeviceCircles& c, const PairBatch& batch, bool first, bool last) {
         cudaStream_t s = stream_.get();
         const int n = static_cast<int>(batch.pairs);
         bins_.reserve_pairs(batch.pairs, key_bits(), &tally_, s);
@@ -230,7 +244,7 @@ private:
         timeline_.mark("bin.ranges", "Render", s);
         launch_bin_ranges(k.Current(), n, grid_.tile_count(), bins_.tile_start.get(), bins_.tile_end.get(), s);
         const int* order = kind_ == KernelKind::Persistent ? heavy_first_order() : nullptr;
-        shade_lists(c, TileLists{v.Current(), bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order);
+        shade_lists(c, TileLists{v.Current(), bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order, first, last);
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
@@ -273,6 +287,7 @@ private:
     BinBuffers bins_;
     TileOrderBuffers order_;
     DeviceBuffer<float4> image_;
+    DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;
     int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
     TileGrid grid_{};

@@ -20,6 +20,7 @@ enum class KernelKind {
     Tiled,       ///< one block per tile, binned circle lists, block scan
     Persistent,  ///< tiled, with resident blocks pulling tiles from a counter
     Unordered,   ///< the starter code's racy one-thread-per-circle kernel (wrong on purpose)
+    FrontToBack, ///< tiled, blending front to back with early termination (within 1e-5 of cpuref)
 };
 
 /// Options of the tiled kernels (defaults are the measured best).

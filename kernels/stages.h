@@ -79,6 +79,15 @@ void launch_tile_loads(const unsigned int* start, const unsigned int* end, int t
 /// (occupancy x multiprocessor count).
 int persistent_block_count(int tile, int rows, ShadeMode shade);
 
+/// shade_ftb.cu: the front-to-back kernel with early termination on 16x16
+/// tiles (other tile sizes throw std::invalid_argument). A frame binned in
+/// several batches is shaded last batch first: `first` on the first launch
+/// of the frame (starts C = 0, T = 1), `last` on the launch of the frame's
+/// first batch (adds the background); `acc` (width*height float4) holds
+/// (C, T) between launches and may be null when first && last.
+void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
+                      bool last, cudaStream_t s);
+
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);
 

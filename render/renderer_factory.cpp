@@ -20,6 +20,7 @@ const std::vector<RendererInfo>& renderer_infos() {
         {"naive", "CUDA: one thread per pixel walks every circle", true},
         {"tiled", "CUDA: binned tiles, block scan, shared-memory lists", true},
         {"persistent", "CUDA: tiled with resident blocks taking tiles from a counter", true},
+        {"ftb", "CUDA: tiled, front to back with early termination (within 1e-5 of cpuref, not bit-exact)", true},
         {"unordered", "CUDA DEMO, INCORRECT: the starter's racy one-thread-per-circle kernel", true, true},
         {"student", "your own course-format renderer (--student DIR), run in a worker process", true},
     };
@@ -109,6 +110,7 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in, const Render
     const KernelKind kind = name == "naive"        ? KernelKind::Naive
                             : name == "tiled"      ? KernelKind::Tiled
                             : name == "persistent" ? KernelKind::Persistent
+                            : name == "ftb"        ? KernelKind::FrontToBack
                                                    : KernelKind::Unordered;
     return make_cuda_renderer(kind, cuda_options_from_env());
 #else

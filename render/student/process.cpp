@@ -231,6 +231,10 @@ void ChildProcess::kill() {
     while (!d.exited) uv_run(&d.loop, UV_RUN_ONCE);
 }
 
+void ChildProcess::signal_kill() {
+    if (!impl_->exited) uv_process_kill(&impl_->proc, SIGKILL);
+}
+
 bool ChildProcess::exited() const { return impl_->exited; }
 int ChildProcess::exit_code() const { return static_cast<int>(impl_->exit_status); }
 int ChildProcess::term_signal() const { return impl_->signal; }

@@ -48,6 +48,8 @@ public:
     WaitResult wait(double timeout_s);
     /// Kills the child with SIGKILL and waits for it to be reaped.
     void kill();
+    /// Sends SIGKILL without waiting (the destructor reaps the child).
+    void signal_kill();
 
     bool exited() const;
     /// Exit code (when exited normally) and the terminating signal (0 if none).

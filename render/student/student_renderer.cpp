@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include "render/core/numbers.h"
 #include "render/student/process.h"
@@ -74,7 +75,13 @@ StudentRenderer::~StudentRenderer() {
 void StudentRenderer::restart() { worker_.reset(); }
 
 void StudentRenderer::fail(const std::string& what, Call c, int frame) {
-    worker_.reset();  // kills the worker: its CUDA context may be broken
+    // The worker's CUDA context may be broken: kill it now, but reap it on
+    // another thread: a process with a faulted context can take seconds to
+    // exit while the driver cleans up, and the caller (a GUI) must go on.
+    if (worker_) {
+        worker_->process.signal_kill();
+        std::thread([w = std::move(worker_)]() mutable { w.reset(); }).detach();
+    }
     throw StudentFault("student renderer: " + what, c, frame);
 }
 
