@@ -61,8 +61,8 @@ std::string size_label(const std::pair<int, int>& s) {
 bool incorrect_demo(const RendererInfo& info) { return info.incorrect_by_design; }
 
 std::string renderer_label(size_t index, const RendererInfo& info) {
-    std::string label = std::to_string(index + 1) + "  " + info.name;
-    if (incorrect_demo(info)) label += " (INCORRECT)";
+    std::string label = std::to_string(index + 1) + " " + info.name;
+    if (incorrect_demo(info)) label += " (demo)";  // drawn in orange; the tooltip says INCORRECT
     return label;
 }
 
@@ -151,7 +151,7 @@ void scene_section(Session& s, ViewState& v) {
 
 void renderer_section(Session& s, ViewState& v) {
     const auto infos = switchable_renderers();
-    if (ImGui::BeginTable("renderers", 2)) {
+    if (ImGui::BeginTable("renderers", 3)) {
         for (size_t i = 0; i < infos.size(); ++i) {
             const RendererInfo& info = infos[i];
             const bool off = info.needs_gpu && !v.cuda_ok;

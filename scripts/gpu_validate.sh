@@ -5,6 +5,8 @@
 #   PART=check   every kernel's --check on every scene, snow frames to 1000,
 #                snowsingle from a .par, the student fixtures through the CLI
 #                (check, race report, faults, bench, grade)
+#   PART=final   GPU tests, ftb's --check on every scene, compute-sanitizer on
+#                ftb, and one bench of tiled, persistent and ftb
 #   PART=measure benchmarks, the student-vs-course-like-loop timing, and
 #                render profile tables for docs/PROFILING.md and docs/KERNELS.md
 # Expects the binaries (and libgomp, libstb) in .dev/, the assembled student
@@ -94,7 +96,28 @@ profiles() {
   CR_NCU=/nonexistent $R profile --scene rgb > "$L/prof_no_ncu.txt" 2>&1; say "profile without ncu rc=$? $(head -c 120 "$L/prof_no_ncu.txt")"
 }
 
+part_final() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$L/device.txt"
+  timeout 420 ./.dev/gpu_tests --gtest_brief=1 > "$L/gpu_tests.txt" 2>&1; say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  grep -E '^ftb ' "$L/gpu_tests.txt" > "$L/ftb_errors.txt"
+  say "ftb max abs error over the GPU tests: $(awk '{print $NF}' "$L/ftb_errors.txt" | sort -g | tail -1)"
+  for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+    $R --scene $s -r ftb --check > "$L/ftb_$s.txt" 2>&1; echo "ftb $s rc=$? $(grep -o 'max abs error [^,]*' "$L/ftb_$s.txt") $(tail -n 1 "$L/ftb_$s.txt")"
+  done > "$L/ftb_checks.txt"; say "ftb --check at 1024: $(grep -c 'rc=0' "$L/ftb_checks.txt") of 14 PASS"; cat "$L/ftb_checks.txt" >> "$OUT/summary.txt"
+  for t in memcheck racecheck synccheck; do
+    for spec in "rand10k 96x80" "snowsingle 96x80" "rgb 33x17"; do set -- $spec
+      timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene $1 -r ftb --size $2 --frames 0:2 > "$L/san_ftb_${t}_$1.txt" 2>&1; echo "$t $1 rc=$?"
+    done
+    CR_CUDA_OPTIONS=batch=300,direct=0 timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene rand10k -r ftb --size 96x80 > "$L/san_ftb_${t}_batched.txt" 2>&1; echo "$t batched rc=$?"
+  done > "$L/sanitize_ftb.txt"; say "compute-sanitizer on ftb: $(grep -c 'rc=0' "$L/sanitize_ftb.txt") of 12 clean"; grep -v 'rc=0' "$L/sanitize_ftb.txt" | tee -a "$OUT/summary.txt"
+  $R bench --repeat 3 --renderers tiled,persistent,ftb --json "$L/bench_final.json" > "$L/bench_final.txt" 2>/dev/null
+  say "$(grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)' "$L/bench_final.txt" | grep -v '=')"
+  grep -E '^(rand100k|biglittle|rand1M|micro2M|snowsingle) +ftb' "$L/bench_final.txt" | grep '=' | tee -a "$OUT/summary.txt"
+}
+
 case "${PART:-check}" in
+  final) part_final ;;
   tests) part_tests ;;
   check) part_check ;;
   measure) part_measure ;;

@@ -378,3 +378,44 @@ TEST(GpuErrors, UnorderedDemoIsFlaggedIncorrect) {
 
 }  // namespace
 }  // namespace cr
+
+namespace cr {
+namespace {
+
+/// ftb against cpuref: the strict rule and at most 1e-5 anywhere (issue 15).
+void expect_ftb_close(const Scene& s, int w, int h, int frames, CudaOptions o = {}) {
+    auto r = make_cuda_renderer(KernelKind::FrontToBack, o);
+    const Image img = render_frames(*r, s, w, h, frames);
+    auto ref = make_renderer("cpuref");
+    const CompareStats st = compare_images(img, render_last_frame(*ref, s, w, h, frames));
+    EXPECT_TRUE(st.pass) << "ftb on " << s.name << " " << w << "x" << h << ": " << describe(st);
+    EXPECT_LE(st.max_abs_error, 1e-5) << "ftb on " << s.name << " " << w << "x" << h;
+    std::printf("ftb %-13s %5dx%-5d frames %d: max abs error %.3g\n", s.name.c_str(), w, h, frames, st.max_abs_error);
+}
+
+TEST(GpuFtb, EveryScene256AndScored1024) {
+    REQUIRE_GPU();
+    for (const auto& name : kCourseScenes) expect_ftb_close(make_scene(name, 0), 256, 256, 1);
+    for (const char* name : {"rand10k", "rand100k", "pattern", "snowsingle", "biglittle", "rand1M", "micro2M"})
+        expect_ftb_close(make_scene(name, 0), 1024, 1024, 1);
+}
+
+TEST(GpuFtb, SeedsSizesAnimationAndBatches) {
+    REQUIRE_GPU();
+    for (uint32_t seed : {1u, 7u, 4242u}) expect_ftb_close(make_scene("rand100k", seed), 512, 512, 1);
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{257, 129}, std::pair{1000, 600}})
+        expect_ftb_close(make_scene("rand10k", 3), w, h, 1);
+    expect_ftb_close(make_scene("snow", 0), 256, 256, 300);
+    expect_ftb_close(make_scene("fireworks", 0), 256, 256, 45);
+    CudaOptions o;  // a tiny pair budget: many batches, shaded last batch first
+    o.max_pairs_per_batch = 5000;
+    o.direct_limit = 0;
+    expect_ftb_close(make_scene("rand10k", 3), 300, 200, 1, o);
+    CudaOptions eight;
+    eight.tile_size = 8;
+    auto r = make_cuda_renderer(KernelKind::FrontToBack, eight);
+    EXPECT_THROW(render_frames(*r, make_scene("rand10k", 0), 64, 64, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cr
