@@ -27,6 +27,8 @@
 #error "RENDER_EXE (path of the render binary) must be defined by tests/CMakeLists.txt"
 #endif
 
+#include "tests/file_checks.h"
+
 namespace {
 
 struct CmdResult {
@@ -421,19 +423,8 @@ TEST_F(Cli, BenchCompareNeedsAMatchingBenchResult) {
 
 namespace {
 
-bool is_symlink_to(const std::string& link, const std::string& to) {
-    struct stat st;
-    if (lstat(link.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
-    char buf[4096];
-    const ssize_t n = readlink(link.c_str(), buf, sizeof buf);
-    return n >= 0 && std::string(buf, static_cast<size_t>(n)) == to;
-}
-
-bool is_char_device(const std::string& path, unsigned major_no, unsigned minor_no) {
-    struct stat st;
-    return lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == major_no &&
-           minor(st.st_rdev) == minor_no;
-}
+using cr::testing_files::is_char_device;
+using cr::testing_files::is_symlink_to;
 
 /// Character device c MAJOR MINOR at `path`; false when mknod is not
 /// allowed (not root).

@@ -14,16 +14,12 @@
 #include "render/cpu/cpu_stages.h"
 #include "render/reference_set.h"
 
+#include "tests/gpu_skip.h"
+
 namespace cr {
 namespace {
 
 const char* const kKernels[] = {"naive", "tiled", "persistent"};
-
-#define REQUIRE_GPU()                                                     \
-    do {                                                                  \
-        std::string why_;                                                 \
-        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_;          \
-    } while (0)
 
 /// Renders frames 0..frames-1 and returns (a copy of) the last image.
 Image render_last(Renderer& r, const Scene& s, int w, int h, int frames) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kernels/testing.h"
+#include "tests/gpu_skip.h"
 #include "render/compare.h"
 #include "render/cpu/cpu_stages.h"
 #include "render/frame_loop.h"
@@ -20,12 +21,6 @@
 
 namespace cr {
 namespace {
-
-#define REQUIRE_GPU()                                            \
-    do {                                                         \
-        std::string why_;                                        \
-        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
 
 const char* const kKernels[] = {"naive", "tiled", "persistent"};
 

@@ -8,18 +8,13 @@
 #include <vector>
 
 #include "kernels/testing.h"
+#include "tests/gpu_skip.h"
 #include "render/core/tile_math.h"
 #include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
 namespace cr {
 namespace {
-
-#define REQUIRE_GPU()                                            \
-    do {                                                         \
-        std::string why_;                                        \
-        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
 
 TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
     REQUIRE_GPU();

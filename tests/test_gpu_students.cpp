@@ -13,6 +13,8 @@
 #include "render/student/student_renderer.h"
 #include "scenes/scene.h"
 
+#include "tests/gpu_skip.h"
+
 namespace cr {
 namespace {
 
@@ -21,12 +23,6 @@ std::string fixture_root() {
     const char* env = std::getenv("CR_FIXTURES_DIR");
     return env ? env : CR_FIXTURES_DIR;
 }
-
-#define REQUIRE_GPU()                                            \
-    do {                                                         \
-        std::string why_;                                        \
-        if (!cuda_device_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
 
 std::unique_ptr<student::StudentRenderer> fixture_renderer(const std::string& name, double timeout_s = 30) {
     student::BuildOptions bo;

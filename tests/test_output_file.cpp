@@ -29,7 +29,12 @@
 #include "render/core/output_file.h"
 #include "render/options.h"
 
+#include "tests/file_checks.h"
+
 namespace {
+
+using cr::testing_files::is_char_device;
+using cr::testing_files::is_symlink_to;
 
 std::string slurp(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
@@ -45,21 +50,6 @@ std::set<std::string> entries(const std::string& dir) {
         closedir(d);
     }
     return out;
-}
-
-bool is_symlink_to(const std::string& link, const std::string& to) {
-    struct stat st;
-    if (lstat(link.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
-    char buf[4096];
-    const ssize_t n = readlink(link.c_str(), buf, sizeof buf);
-    return n >= 0 && std::string(buf, static_cast<size_t>(n)) == to;
-}
-
-/// True when `path` is (still) a character device with this major/minor.
-bool is_char_device(const std::string& path, unsigned major_no, unsigned minor_no) {
-    struct stat st;
-    return lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == major_no &&
-           minor(st.st_rdev) == minor_no;
 }
 
 class OutputFile : public ::testing::Test {
