@@ -60,6 +60,9 @@ struct BenchPlan {
     std::map<std::string, std::string> unavailable;  ///< renderer -> why it cannot run here
     std::string device, date;
     nlohmann::json old;  ///< the --compare result
+    /// The student's renderer, built once here and used for every scene: one
+    /// build, one worker process, one log of the student's output.
+    std::unique_ptr<Renderer> student;
 };
 
 /// Reads and validates the --compare file.
@@ -103,11 +106,12 @@ BenchPlan plan_bench(const BenchArgs& args) {
         const std::string reason = renderer_unavailable(r);  // unknown names throw (exit 2)
         if (!reason.empty()) plan.unavailable[r] = reason;
     }
+    const RendererContext ctx = student_context(args.student_dir, args.student_timeout);  // checks the timeout
     const bool student = std::find(plan.renderers.begin(), plan.renderers.end(), "student") != plan.renderers.end();
     if (student && args.student_dir.empty())
         throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder)");
     if (student && !plan.unavailable.count("student"))  // build once, up front: errors before anything runs
-        make_renderer("student", student_context(args.student_dir, args.student_timeout));
+        plan.student = make_renderer("student", ctx);
     if (!args.json_path.empty()) check_writable(args.json_path);
     if (!args.csv_path.empty()) check_writable(args.csv_path);
     if (!args.compare_path.empty()) plan.old = read_compare_file(args);
@@ -119,25 +123,23 @@ BenchPlan plan_bench(const BenchArgs& args) {
     return plan;
 }
 
-/// Times renderer `rname` on `scene` (args.repeat runs) and, with
-/// args.check, compares its last image with `reference` (rendered with
-/// cpuref on first use, or taken from cpuref's own run).
-BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string& rname, Image& reference,
-                    bool& have_reference) {
-    RendererContext ctx = student_context(args.student_dir, args.student_timeout);
-    ctx.on_note = nullptr;  // said once by plan_bench
-    std::unique_ptr<Renderer> r = make_renderer(rname, ctx);
+/// Times renderer `r` (named `rname`) on `scene` (args.repeat runs, each
+/// from a fresh setup) and, with args.check, compares its last image with
+/// `reference` (rendered with cpuref on first use, or taken from cpuref's
+/// own run).
+BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string& rname, Renderer& r,
+                    Image& reference, bool& have_reference) {
     BenchResult res;
     res.scene = scene.name;
-    res.renderer = r->name();
-    const TimingMethod method = r->course_timing() ? TimingMethod::Course : args.timing;
+    res.renderer = r.name();
+    const TimingMethod method = r.course_timing() ? TimingMethod::Course : args.timing;
     res.timing = method == TimingMethod::Course ? "course" : "events";
     std::vector<double> totals, clears, advances, renders;
     std::map<std::string, std::vector<double>> per_stage;
     std::vector<std::string> order;
     for (int k = 0; k < args.repeat; ++k) {
-        r->setup(scene, args.width, args.height);
-        const FrameTimes t = run_frames(*r, args.frames, {}, method);
+        r.setup(scene, args.width, args.height);
+        const FrameTimes t = run_frames(r, args.frames, {}, method);
         totals.push_back(t.total_ms);
         clears.push_back(t.clear_ms);
         advances.push_back(t.advance_ms);
@@ -154,12 +156,12 @@ BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string
     res.advance = median(advances);
     res.render = median(renders);
     for (const auto& n : order) res.stages.push_back({n, median(per_stage[n])});
-    const WorkCounts w = r->work();
+    const WorkCounts w = r.work();
     res.pairs = w.circle_tile_pairs;
     res.tests = w.coverage_tests;
-    res.peak_bytes = r->peak_device_bytes();
+    res.peak_bytes = r.peak_device_bytes();
     if (!args.check) return res;
-    const Image& img = r->image();
+    const Image& img = r.image();
     if (rname == "cpuref") {
         reference = img;
         have_reference = true;
@@ -199,7 +201,9 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
             }
             std::fprintf(stderr, "[%zu/%zu] %s on %s ...\n", ++run, total_runs, rname.c_str(), scene_name.c_str());
             try {
-                results.push_back(measure(args, scene, rname, reference, have_reference));
+                std::unique_ptr<Renderer> fresh;  // ours: a fresh renderer per scene; the student's: plan's
+                Renderer& r = rname == "student" ? *plan.student : *(fresh = make_renderer(rname));
+                results.push_back(measure(args, scene, rname, r, reference, have_reference));
             } catch (const student::StudentFault& e) {  // the student's code failed: say so, go on with the rest
                 BenchResult res;
                 res.scene = scene_name;
