@@ -51,9 +51,7 @@ public:
     }
 
     void setup(const Scene& s, int w, int h) override {
-        if (!valid_image_size(w, h))
-            throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
-                                        " in each dimension");
+        require_valid_image_size(w, h);
         if (s.count() > static_cast<size_t>(INT32_MAX))
             throw std::invalid_argument("scenes are limited to 2^31-1 circles");
         cudaStream_t st = stream_.get();

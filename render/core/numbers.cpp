@@ -3,8 +3,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace cr {
+
+void require_valid_image_size(int width, int height) {
+    if (width < 1 || height < 1 || width > kMaxImageSide || height > kMaxImageSide)
+        throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
+                                    " in each dimension");
+}
 
 bool parse_integer(const std::string& text, long long lo, long long hi, long long& out) {
     // 18 digits always fit a long long; longer text is out of every range used.

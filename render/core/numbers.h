@@ -21,9 +21,9 @@ double as_written(float v);
 /// such as timings whose last digits are noise (0.0331493 -> 0.03315 at 4).
 double round_significant(double v, int digits);
 
-/// True when width and height are both within 1..kMaxImageSide.
-inline bool valid_image_size(int width, int height) {
-    return width >= 1 && height >= 1 && width <= kMaxImageSide && height <= kMaxImageSide;
-}
+/// Checks a renderer's image size (pixels): throws std::invalid_argument
+/// ("image size must be within 1..16384 in each dimension") unless width and
+/// height are both within 1..kMaxImageSide. Every renderer's setup() calls it.
+void require_valid_image_size(int width, int height);
 
 }  // namespace cr

@@ -27,9 +27,7 @@ void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame) {
 }
 
 void CpuRendererBase::setup(const Scene& scene, int width, int height) {
-    if (!valid_image_size(width, height))
-        throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
-                                    " in each dimension");
+    require_valid_image_size(width, height);
     scene_ = scene;
     image_ = Image(width, height);
     frame_ = 0;

@@ -137,9 +137,7 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
 }
 
 void StudentRenderer::setup(const Scene& scene, int width, int height) {
-    if (!valid_image_size(width, height))
-        throw std::invalid_argument("image size must be within 1.." + std::to_string(kMaxImageSide) +
-                                    " in each dimension");
+    require_valid_image_size(width, height);
     width_ = width;
     height_ = height;
     frame_ = 0;
@@ -149,7 +147,7 @@ void StudentRenderer::setup(const Scene& scene, int width, int height) {
     write_scene(worker_->scene.data(), scene);
     const size_t image_bytes = size_t(width) * height * 4 * sizeof(float);
     if (worker_->image.size() != image_bytes) worker_->image = SharedRegion::create(image_bytes);
-    setup_ms_ = call(Op::Setup, Call::Setup, -1, worker_->scene.name(), worker_->scene.size()).ms;
+    call(Op::Setup, Call::Setup, -1, worker_->scene.name(), worker_->scene.size());
     clear_ms_ = advance_ms_ = render_ms_ = 0;
 }
 

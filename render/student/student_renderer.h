@@ -58,8 +58,6 @@ public:
 
     /// Where the student's own output (printf, std::cout) goes.
     const std::string& log_path() const { return options_.log_path; }
-    /// The time setup() took (constructor, allocOutputImage, loadScene, setup), ms.
-    double setup_ms() const { return setup_ms_; }
     /// Stops the worker; the next setup() starts a fresh one.
     void restart();
 
@@ -73,7 +71,7 @@ private:
     std::unique_ptr<Worker> worker_;
     Image image_;
     int width_ = 0, height_ = 0, frame_ = 0;
-    double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0, setup_ms_ = 0;
+    double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0;
 };
 
 }  // namespace cr::student
