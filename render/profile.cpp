@@ -190,19 +190,21 @@ void name_stages(ProfileTable& t) {
 }
 
 std::string find_ncu() {
-    if (const char* e = std::getenv("CR_NCU")) return access(e, X_OK) == 0 ? e : "";  // exact: no fallbacks
-    std::vector<std::string> tries = {student::find_on_path("ncu")};
-    if (const char* home = std::getenv("CUDA_HOME")) tries.push_back(std::string(home) + "/bin/ncu");
-    tries.push_back("/usr/local/cuda/bin/ncu");
+    const char* exact = std::getenv("CR_NCU");
     std::error_code ec;
     std::vector<std::string> installs;
     for (const auto& d : std::filesystem::directory_iterator("/opt/nvidia/nsight-compute", ec))
         installs.push_back((d.path() / "ncu").string());
     std::sort(installs.rbegin(), installs.rend());  // the newest version first
-    tries.insert(tries.end(), installs.begin(), installs.end());
-    for (const auto& t : tries)
-        if (!t.empty() && access(t.c_str(), X_OK) == 0) return t;
-    return "";
+    return student::find_cuda_tool("ncu", exact ? exact : "", installs);
+}
+
+std::string require_ncu() {
+    const std::string ncu = find_ncu();
+    if (ncu.empty())
+        throw ProfilerUnavailable("Nsight Compute (ncu) was not found on PATH, in the CUDA toolkit or in "
+                                  "/opt/nvidia/nsight-compute: install it (it comes with the CUDA toolkit) or set CR_NCU");
+    return ncu;
 }
 
 namespace {
@@ -217,10 +219,7 @@ std::string tail_lines(const std::string& text, int n) {
 }  // namespace
 
 ProfileTable run_profiler(const std::vector<std::string>& program_argv, double timeout_s) {
-    const std::string ncu = find_ncu();
-    if (ncu.empty())
-        throw ProfilerUnavailable("Nsight Compute (ncu) was not found on PATH, in the CUDA toolkit or in "
-                                  "/opt/nvidia/nsight-compute: install it (it comes with the CUDA toolkit) or set CR_NCU");
+    const std::string ncu = require_ncu();
     std::string metrics;
     for (const auto& m : profile_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
     std::vector<std::string> argv = {ncu, "--csv", "--page", "raw", "--profile-from-start", "off",

@@ -75,6 +75,10 @@ ProfileTable profile_from_json(const std::string& text);
 /// newest /opt/nvidia/nsight-compute/*/ncu ("" when none).
 std::string find_ncu();
 
+/// find_ncu(), or throws ProfilerUnavailable saying where ncu was looked for
+/// and how to get it.
+std::string require_ncu();
+
 /// Runs `program_argv` under ncu (profiling from cudaProfilerStart to
 /// cudaProfilerStop, child processes included, clocks left as they are),
 /// with a time limit, and parses the result. Throws ProfilerUnavailable for a

@@ -277,4 +277,16 @@ std::string find_on_path(const std::string& program) {
     return "";
 }
 
+std::string find_cuda_tool(const std::string& tool, const std::string& exact,
+                           const std::vector<std::string>& extra_tries) {
+    if (!exact.empty()) return access(exact.c_str(), X_OK) == 0 ? exact : "";
+    std::vector<std::string> tries = {find_on_path(tool)};
+    if (const char* home = std::getenv("CUDA_HOME")) tries.push_back(std::string(home) + "/bin/" + tool);
+    tries.push_back("/usr/local/cuda/bin/" + tool);
+    tries.insert(tries.end(), extra_tries.begin(), extra_tries.end());
+    for (const auto& t : tries)
+        if (!t.empty() && access(t.c_str(), X_OK) == 0) return t;
+    return "";
+}
+
 }  // namespace cr::student

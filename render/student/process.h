@@ -83,4 +83,11 @@ CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s,
 /// The absolute path of `program` found on PATH ("" when not found).
 std::string find_on_path(const std::string& program);
 
+/// A CUDA tool (nvcc, ncu): when `exact` is non-empty it is the only
+/// candidate (the user's choice, e.g. $CR_NVCC: no fallbacks); else the
+/// first executable of PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, then
+/// `extra_tries` in order. "" when none is executable.
+std::string find_cuda_tool(const std::string& tool, const std::string& exact,
+                           const std::vector<std::string>& extra_tries = {});
+
 }  // namespace cr::student

@@ -79,15 +79,28 @@ void check_student_folder(const fs::path& dir) {
                                         ": point it at your course's render/ folder");
 }
 
+/// One of the student's files as read once: what is hashed, scanned and
+/// staged is the same bytes.
+struct SourceText {
+    std::string name, text;
+};
+
+/// Reads the student's files `names` in `dir`.
+std::vector<SourceText> read_sources(const fs::path& dir, const std::vector<std::string>& names) {
+    std::vector<SourceText> out;
+    for (const auto& name : names) out.push_back({name, read_file(dir / name)});
+    return out;
+}
+
 /// A header the harness force-includes first: the thrust and CUB headers the
 /// student includes, so they are parsed before any macro of the student's
 /// (e.g. `#define uint unsigned int`, which breaks CUDA 12/13's headers when
 /// they come after it; their include guards keep them from being read again).
-std::string prelude_text(const fs::path& dir, const std::vector<std::string>& files) {
+std::string prelude_text(const std::vector<SourceText>& files) {
     static const std::regex include_re(R"(^\s*#\s*include\s*[<"]((thrust|cub)/[^>"]+)[>"])");
     std::set<std::string> headers;
-    for (const auto& name : files) {
-        std::istringstream in(read_file(dir / name));
+    for (const auto& file : files) {
+        std::istringstream in(file.text);
         std::string line;
         std::smatch m;
         while (std::getline(in, line))
@@ -132,10 +145,10 @@ std::vector<std::string> split_flags(const std::string& flags) {
     return out;
 }
 
-/// Copies the student's files and the project's framework files into `src`.
-void stage(const fs::path& dir, const std::vector<std::string>& files, const std::string& prelude, const fs::path& src) {
+/// Writes the student's files and the project's framework files into `src`.
+void stage(const std::vector<SourceText>& files, const std::string& prelude, const fs::path& src) {
     fs::create_directories(src);
-    for (const auto& name : files) fs::copy_file(dir / name, src / name, fs::copy_options::overwrite_existing);
+    for (const auto& file : files) write_file(src / file.name, file.text);
     for (const auto& [name, text] : embedded_course_files()) write_file(src / name, text);
     write_file(src / kPreludeName, prelude);
 }
@@ -152,13 +165,14 @@ std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string
     return cmd;
 }
 
-std::string key_of(const BuildOptions& o, const std::string& nvcc, const std::string& arch, const fs::path& dir,
-                   const std::vector<std::string>& files, const std::string& prelude) {
+/// The cache key: a hash of everything the build depends on (compiler and
+/// its version, flags, the course files, the student's files, the prelude).
+std::string key_of(const std::string& nvcc, const std::string& arch, const std::vector<std::string>& names,
+                   const std::vector<SourceText>& files, const std::string& prelude) {
     std::string all = "circle-renderer student build 1\n" + nvcc + "\n" + nvcc_version(nvcc) + "\n" + arch + "\n";
-    for (const auto& part : nvcc_command("nvcc", arch, files, "")) all += part + " ";
+    for (const auto& part : nvcc_command("nvcc", arch, names, "")) all += part + " ";
     for (const auto& [name, text] : embedded_course_files()) all += "\ncourse/" + name + "\n" + text;
-    for (const auto& name : files) all += "\nstudent/" + name + "\n" + read_file(dir / name);
-    (void)o;
+    for (const auto& file : files) all += "\nstudent/" + file.name + "\n" + file.text;
     return sha256_hex(all + prelude).substr(0, 24);
 }
 
@@ -191,21 +205,14 @@ const std::vector<std::string>& framework_file_names() {
 }
 
 std::string find_nvcc(const std::string& explicit_path) {
-    std::vector<std::string> tries;
-    std::string only = explicit_path;
-    if (only.empty())
-        if (const char* e = std::getenv("CR_NVCC")) only = e;  // an exact choice: no fallbacks
-    if (!only.empty()) return access(only.c_str(), X_OK) == 0 ? only : "";
-    const std::string on_path = find_on_path("nvcc");
-    if (!on_path.empty()) tries.push_back(on_path);
-    if (const char* home = std::getenv("CUDA_HOME")) tries.push_back(std::string(home) + "/bin/nvcc");
-    tries.push_back("/usr/local/cuda/bin/nvcc");
+    std::string exact = explicit_path;
+    if (exact.empty())
+        if (const char* e = std::getenv("CR_NVCC")) exact = e;
 #ifdef CR_CONFIGURE_NVCC
-    tries.push_back(CR_CONFIGURE_NVCC);
+    return find_cuda_tool("nvcc", exact, {CR_CONFIGURE_NVCC});  // the one CMake found, last
+#else
+    return find_cuda_tool("nvcc", exact);
 #endif
-    for (const auto& t : tries)
-        if (!t.empty() && access(t.c_str(), X_OK) == 0) return t;
-    return "";
 }
 
 std::string default_arch_flags() {
@@ -255,9 +262,10 @@ BuildResult build_student(const BuildOptions& o) {
     if (nvcc.empty())
         throw NvccMissing("no nvcc (CUDA toolkit) found on PATH, in $CUDA_HOME or /usr/local/cuda: it is needed to build your renderer");
     res.arch_flags = o.arch_flags.empty() ? default_arch_flags() : o.arch_flags;
-    const std::string prelude = prelude_text(dir, res.sources);
+    const std::vector<SourceText> texts = read_sources(dir, res.sources);
+    const std::string prelude = prelude_text(texts);
     const fs::path root = cache_root(o.cache_root);
-    const fs::path final_dir = root / key_of(o, nvcc, res.arch_flags, dir, res.sources, prelude);
+    const fs::path final_dir = root / key_of(nvcc, res.arch_flags, res.sources, texts, prelude);
     res.build_dir = final_dir.string();
     res.library = (final_dir / kLibraryName).string();
     if (fs::exists(res.library)) {
@@ -266,7 +274,7 @@ BuildResult build_student(const BuildOptions& o) {
     }
     const fs::path work = root / ("tmp-" + std::to_string(getpid()) + "-" + final_dir.filename().string());
     fs::remove_all(work);
-    stage(dir, res.sources, prelude, work / "src");
+    stage(texts, prelude, work / "src");
     const auto t0 = std::chrono::steady_clock::now();
     try {
         compile(nvcc, res.arch_flags, res.sources, work, dir, o.timeout_s);
