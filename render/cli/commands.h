@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "render/compare.h"
 #include "render/frame_loop.h"
 #include "render/renderer_factory.h"
 #include "scenes/scene.h"
@@ -23,6 +24,28 @@ struct RenderArgs {
     bool profile_range = false;           ///< hidden: profile the counted frames (render profile's child run)
     bool renderer_given = false, file_given = false;
 };
+
+/// A `render` run's options, checked and parsed (plan_render).
+struct RenderPlan {
+    std::string scene_name;     ///< "" with --scene-file
+    int width = 0, height = 0;  ///< pixels
+    uint32_t seed = 0;
+    FrameRange range;
+    float tolerance = kStrictTolerance;
+    std::string renderer;       ///< as asked for ("" = the default); "student" with --student
+    TimingMethod timing = TimingMethod::Events;
+    std::string particle_file;  ///< snowsingle's .par file, when one was read (set by run_render)
+};
+
+/// Checks every option of a `render` run before anything is rendered or
+/// written (scene, size, seed, frames, tolerance, renderer, formats, output
+/// paths); throws std::invalid_argument naming the bad option.
+RenderPlan plan_render(const RenderArgs& args);
+
+/// The path of this program (/proc/self/exe), or `argv0` when it cannot be
+/// read: to start the program again (render profile) or find programs built
+/// beside it (the GUI for -i).
+std::string self_executable(const char* argv0);
 
 /// The renderer name a run asks for: --student DIR means "student"; -r and
 /// --student together must agree. Throws std::invalid_argument.

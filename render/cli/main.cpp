@@ -23,14 +23,18 @@
 #include "render/student/student_build.h"
 
 namespace cr {
+
+std::string self_executable(const char* argv0) {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
+}
+
 namespace {
 
 /// `render -i`: replaces this process with the GUI on the same scene.
 int launch_gui(const std::string& scene, const RenderArgs& a, const char* argv0) {
-    std::string self = argv0;
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) self.assign(buf, static_cast<size_t>(n));
+    const std::string self = self_executable(argv0);
     const std::string dir = self.substr(0, self.rfind('/'));
     std::string gui = dir + "/app/circle-renderer";
     if (access(gui.c_str(), X_OK) != 0) gui = dir + "/circle-renderer";

@@ -3,8 +3,6 @@
 // profiling only the counted frames (cudaProfilerStart/Stop around them),
 // then prints a row per kernel launch, the findings, and a comparison with
 // an earlier --json result (render/profile.h).
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -19,12 +17,6 @@ namespace cr {
 
 namespace {
 
-std::string self_executable(const char* argv0) {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv0);
-}
-
 /// The command line of the profiled run (render itself, with --profile-range).
 std::vector<std::string> profiled_run(const RenderArgs& r, const std::string& renderer, const char* argv0) {
     std::vector<std::string> argv = {self_executable(argv0)};
@@ -36,21 +28,17 @@ std::vector<std::string> profiled_run(const RenderArgs& r, const std::string& re
     return argv;
 }
 
-/// Checks the options before ncu starts; returns the renderer's name.
-std::string validate_profile(RenderArgs& r, const ProfileArgs& a) {
+/// Checks the options before ncu starts (the scene, size, seed and frames
+/// as `render` checks them, then profile's own); returns the renderer's name
+/// and sets `timeout_s`.
+std::string validate_profile(RenderArgs& r, const ProfileArgs& a, int& timeout_s) {
     if (r.scene.empty() && r.scene_file.empty()) r.scene = "rand100k";
-    if (!r.scene.empty()) scene_circle_count(r.scene);  // unknown names: exit 2, listing the valid ones
-    std::string renderer = requested_renderer(r.renderer, r.student_dir);
-    if (renderer.empty()) renderer = "tiled";
-    renderer = canonical_renderer_name(renderer);
+    const RenderPlan plan = plan_render(r);
+    const std::string renderer = canonical_renderer_name(plan.renderer.empty() ? "tiled" : plan.renderer);
     if (renderer == "cpu" || renderer == "cpuref")
         throw std::invalid_argument("renderer '" + renderer + "' runs no GPU kernel: profile naive, tiled, persistent, "
                                     "unordered, or your renderer with --student DIR");
-    int w = 0, h = 0;
-    parse_size(r.size, w, h);
-    parse_seed(r.seed);
-    parse_frame_range(r.frames);
-    parse_whole_number(a.timeout, "--timeout", 1, 3600, "use whole seconds, 1..3600");
+    timeout_s = parse_whole_number(a.timeout, "--timeout", 1, 3600, "use whole seconds, 1..3600");
     if (!a.json_path.empty()) check_writable(a.json_path);
     return renderer;
 }
@@ -82,9 +70,10 @@ void print_profile(std::FILE* out, const ProfileTable& t, const std::string& wha
 
 int run_profile(const ProfileArgs& a, const char* argv0) {
     RenderArgs r = a.render;
-    const std::string renderer = validate_profile(r, a);
+    int timeout_s = 0;
+    const std::string renderer = validate_profile(r, a, timeout_s);
     const ProfileTable old = a.compare_path.empty() ? ProfileTable{} : read_profile_json(a.compare_path);
-    if (find_ncu().empty()) run_profiler({}, 1);  // throws the "ncu was not found" explanation
+    require_ncu();  // before any build: say plainly that ncu is missing
     if (renderer == "student") {  // compile errors here, plainly, not inside the profiled run
         student::BuildOptions o;
         o.dir = r.student_dir;
@@ -97,7 +86,7 @@ int run_profile(const ProfileArgs& a, const char* argv0) {
                              ", frames " + r.frames;
     std::fprintf(stderr, "profiling %s under Nsight Compute (each kernel is replayed per metric group: this takes a while) ...\n",
                  what.c_str());
-    const ProfileTable t = run_profiler(profiled_run(r, renderer, argv0), std::stod(a.timeout));
+    const ProfileTable t = run_profiler(profiled_run(r, renderer, argv0), timeout_s);
     print_profile(out, t, what);
     if (!a.compare_path.empty())
         std::fprintf(out, "\nCompared with %s:\n%s", a.compare_path.c_str(), format_profile_compare(old, t).c_str());
