@@ -40,15 +40,24 @@ double median(std::vector<double> v) {
 /// A time (or ratio) for JSON and CSV: 4 significant digits.
 double rounded(double v) { return round_significant(v, 4); }
 
+/// What a row of the table is: a measurement, a renderer that cannot run
+/// here (see BenchPlan::unavailable), or a student's renderer that failed.
+enum class RowStatus { Measured, Unavailable, Fault };
+
+/// The status as the table, JSON and CSV write it.
+const char* status_name(RowStatus s) {
+    return s == RowStatus::Measured ? "measured" : s == RowStatus::Unavailable ? "unavailable" : "fault";
+}
+
 struct BenchResult {
     std::string scene, renderer;
-    bool available = true;  ///< false: not run (see BenchPlan::unavailable)
+    RowStatus status = RowStatus::Measured;  ///< only Measured rows carry the figures below
     std::string timing;     ///< "events" or "course": how this row was timed
-    std::string fault;      ///< the student's renderer failed (StudentFault::what())
+    std::string fault;      ///< Fault: what the student's renderer did (StudentFault::what())
     double total_median = 0, total_min = 0, total_max = 0;
     double clear = 0, advance = 0, render = 0;
     std::vector<std::pair<std::string, double>> stages;  // per-stage medians
-    std::string check = "-";                             // ok, F, - or unavailable
+    std::string check = "-";                             // ok, F or - (not checked)
     double max_error = 0;
     long long pairs = 0, tests = 0, blends = 0;
     size_t peak_bytes = 0;
@@ -194,8 +203,7 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
                 BenchResult res;
                 res.scene = scene_name;
                 res.renderer = rname;
-                res.available = false;
-                res.check = "unavailable";
+                res.status = RowStatus::Unavailable;
                 results.push_back(res);
                 continue;
             }
@@ -208,7 +216,7 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
                 BenchResult res;
                 res.scene = scene_name;
                 res.renderer = rname;
-                res.check = "fault";
+                res.status = RowStatus::Fault;
                 res.fault = e.what();
                 results.push_back(res);
                 std::fprintf(stderr, "      %s\n", e.what());
@@ -223,7 +231,7 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
 std::map<std::string, double> cpuref_totals(const std::vector<BenchResult>& results) {
     std::map<std::string, double> t;
     for (const auto& r : results)
-        if (r.renderer == "cpuref" && r.available) t[r.scene] = r.total_median;
+        if (r.renderer == "cpuref" && r.status == RowStatus::Measured) t[r.scene] = r.total_median;
     return t;
 }
 
@@ -232,9 +240,8 @@ void print_table(std::FILE* out, const std::vector<BenchResult>& results, const 
                  "Total ms", "min-max", "clear", "advance", "render", "speedup", "Gblends/s", "check");
     const std::map<std::string, double> cpuref_total = cpuref_totals(results);
     for (const auto& r : results) {
-        if (!r.available || !r.fault.empty()) {
-            std::fprintf(out, "%-11s %-11s %-7s %10s\n", r.scene.c_str(), r.renderer.c_str(), "-",
-                         r.available ? "fault" : "unavailable");
+        if (r.status != RowStatus::Measured) {
+            std::fprintf(out, "%-11s %-11s %-7s %10s\n", r.scene.c_str(), r.renderer.c_str(), "-", status_name(r.status));
             continue;
         }
         char speed[32] = "-";
@@ -249,7 +256,7 @@ void print_table(std::FILE* out, const std::vector<BenchResult>& results, const 
     }
     for (const auto& [name, why] : plan.unavailable) std::fprintf(out, "unavailable: %s\n", why.c_str());
     for (const auto& r : results)
-        if (!r.fault.empty()) std::fprintf(out, "fault: %s on %s: %s\n", r.renderer.c_str(), r.scene.c_str(), r.fault.c_str());
+        if (r.status == RowStatus::Fault) std::fprintf(out, "fault: %s on %s: %s\n", r.renderer.c_str(), r.scene.c_str(), r.fault.c_str());
     std::fprintf(out, "timing: events = cudaEvents around each GPU stage (host clock for CPU renderers); course = the "
                       "course's method, host clock around each call followed by cudaDeviceSynchronize()\n");
 }
@@ -258,7 +265,7 @@ void print_details(std::FILE* out, const std::vector<BenchResult>& results) {
     std::fprintf(out, "\nPer-stage medians (ms) and work per frame:\n");
     bool any_fail = false;
     for (const auto& r : results) {
-        if (!r.available || !r.fault.empty()) continue;
+        if (r.status != RowStatus::Measured) continue;
         any_fail = any_fail || r.check == "F";
         std::fprintf(out, "%-11s %-11s", r.scene.c_str(), r.renderer.c_str());
         for (const auto& [n, ms] : r.stages) std::fprintf(out, " %s=%.4f", n.c_str(), ms);
@@ -276,7 +283,7 @@ void print_comparison(std::FILE* out, const BenchArgs& args, const BenchPlan& pl
     std::fprintf(out, "\nCompared with %s (%s): ratio = this run / earlier run (below 1 is faster)\n",
                  args.compare_path.c_str(), plan.old.value("date", std::string("?")).c_str());
     for (const auto& r : results) {
-        if (!r.available) continue;
+        if (r.status != RowStatus::Measured) continue;
         for (const auto& o : plan.old.value("results", nlohmann::json::array()))
             if (o.value("scene", "") == r.scene && o.value("renderer", "") == r.renderer &&
                 o.value("status", "measured") == "measured") {
@@ -288,8 +295,9 @@ void print_comparison(std::FILE* out, const BenchArgs& args, const BenchPlan& pl
 }
 
 nlohmann::json result_json(const BenchResult& r, const std::map<std::string, double>& cpuref_total) {
-    if (!r.available) return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "unavailable"}};
-    if (!r.fault.empty()) return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "fault"}, {"fault", r.fault}};
+    if (r.status == RowStatus::Unavailable) return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "unavailable"}};
+    if (r.status == RowStatus::Fault)
+        return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "fault"}, {"fault", r.fault}};
     nlohmann::json e = {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "measured"}, {"timing", r.timing},
                         {"total_median_ms", rounded(r.total_median)}, {"total_min_ms", rounded(r.total_min)},
                         {"total_max_ms", rounded(r.total_max)}, {"clear_ms", rounded(r.clear)},
@@ -320,8 +328,9 @@ void write_csv(std::FILE* out, const BenchArgs& args, const std::vector<BenchRes
                       "blends,circle_tile_pairs,status\n";
     for (const auto& r : results) {
         char line[512];
-        if (!r.available)
-            std::snprintf(line, sizeof line, "%s,%s,,,,,,,unavailable,,,unavailable\n", r.scene.c_str(), r.renderer.c_str());
+        if (r.status != RowStatus::Measured)  // no figures; the check and status columns say why
+            std::snprintf(line, sizeof line, "%s,%s,,,,,,,%s,,,%s\n", r.scene.c_str(), r.renderer.c_str(),
+                          status_name(r.status), status_name(r.status));
         else
             std::snprintf(line, sizeof line, "%s,%s,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s,%lld,%lld,measured\n", r.scene.c_str(),
                           r.renderer.c_str(), r.total_median, r.total_min, r.total_max, r.clear, r.advance, r.render,
@@ -350,7 +359,7 @@ int run_bench(const BenchArgs& args) {
         std::fprintf(stderr, "render: %zu of %zu renderers could not run here (see 'unavailable' above)\n",
                      plan.unavailable.size(), plan.renderers.size());
     const bool any_fail = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.check == "F"; });
-    const bool any_fault = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return !r.fault.empty(); });
+    const bool any_fault = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.status == RowStatus::Fault; });
     if (any_fault) return kExitRuntime;  // the student's renderer crashed, hung or hit a CUDA error
     if (any_fail) return kExitMismatch;  // a wrong result matters more than a missing GPU
     return plan.unavailable.empty() ? kExitOk : kExitNoGpu;
