@@ -302,4 +302,17 @@ TEST(Numbers, RoundSignificant) {
     EXPECT_EQ(nlohmann::json(cr::round_significant(0.000991234, 4)).dump(), "0.0009912");
 }
 
+TEST(Numbers, IntegersHaveNoMoreDigitsThanTheLimit) {
+    long long v = -1;
+    EXPECT_TRUE(cr::parse_integer("005", 1, 100, v));  // 3 digits, as 100 has
+    EXPECT_EQ(v, 5);
+    EXPECT_FALSE(cr::parse_integer("0005", 1, 100, v));
+    EXPECT_EQ(v, 5);  // unchanged
+    EXPECT_FALSE(cr::parse_integer("00000000005", 0, 4294967295ll, v));  // seeds: at most 10 digits
+    EXPECT_FALSE(cr::parse_integer("101", 1, 100, v));
+    EXPECT_FALSE(cr::parse_integer("1e2", 1, 1000, v));
+    EXPECT_THROW(cr::parse_whole_number("00005", "--repeat", 1, 100, "use 1..100"), std::invalid_argument);
+    EXPECT_EQ(cr::parse_whole_number("5", "--repeat", 1, 100, "use 1..100"), 5);
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 #include "render/core/numbers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,8 +15,10 @@ void require_valid_image_size(int width, int height) {
 }
 
 bool parse_integer(const std::string& text, long long lo, long long hi, long long& out) {
-    // 18 digits always fit a long long; longer text is out of every range used.
-    if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
+    // No more digits than `hi` has ("000005" is not a --repeat of 5), and at
+    // most 18, which always fit a long long.
+    if (text.empty() || text.size() > std::min<size_t>(18, std::to_string(hi).size()) ||
+        text.find_first_not_of("0123456789") != std::string::npos)
         return false;
     long long v = 0;
     for (char c : text) v = v * 10 + (c - '0');

@@ -8,8 +8,10 @@ namespace cr {
 /// Largest image side in pixels, for every renderer and front end.
 constexpr int kMaxImageSide = 16384;
 
-/// Parses `text` as a whole number in lo..hi (digits only: no sign, blanks
-/// or exponent). Returns false, leaving `out` unchanged, when it is not one.
+/// Parses `text` as a whole number in lo..hi (0 <= lo <= hi): digits only
+/// (no sign, blanks or exponent) and no more of them than `hi` has, so
+/// zero-padded text longer than `hi` is refused. Returns false, leaving
+/// `out` unchanged, when it is not one.
 bool parse_integer(const std::string& text, long long lo, long long hi, long long& out);
 
 /// The float `v` as a double with the digits a person would write: the
