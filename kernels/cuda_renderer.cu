@@ -5,7 +5,6 @@
 // kernels live one stage a file (clear.cu, advance.cu, bin.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cuda_profiler_api.h>
 
 #include <dlfcn.h>
@@ -25,13 +24,6 @@
 namespace cr {
 
 namespace {
-
-/// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
-/// of the full frame's scanned offsets.
-struct PairBatch {
-    int64_t begin, end;
-    unsigned long long base, pairs;
-};
 
 class CudaRenderer final : public Renderer {
 public:
@@ -177,13 +169,7 @@ private:
     /// (the frame's one wait inside render(): the total sizes the next stages).
     unsigned long long count_pairs(const DeviceCircles& c) {
         cudaStream_t s = stream_.get();
-        timeline_.mark("bin.count", "Render", s);
-        launch_bin_count(c, 0, c.count, grid_, bins_.counts.get(), s);
-        timeline_.mark("bin.scan", "Render", s);
-        size_t bytes = bins_.temp.size();
-        CR_CUDA(cub::DeviceScan::ExclusiveSum(bins_.temp.get(), bytes, bins_.counts.get(), bins_.offsets.get(),
-                                              c.count, s));
-        launch_total(bins_.counts.get(), bins_.offsets.get(), c.count, bins_.total.get(), s);
+        bins_.count_and_scan(c, grid_, s, &timeline_);
         CR_CUDA(cudaMemcpyAsync(h_total_.get(), bins_.total.get(), sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, s));
         CR_CUDA(cudaStreamSynchronize(s));
@@ -210,12 +196,6 @@ private:
         return batches;
     }
 
-    int key_bits() const {
-        int bits = 1;
-        while ((1ll << bits) < grid_.tile_count()) ++bits;
-        return bits;
-    }
-
     void render_binned(const DeviceCircles& c) {
         const unsigned long long pairs = count_pairs(c);
         last_pairs_ = static_cast<long long>(pairs);
@@ -228,21 +208,10 @@ private:
     /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
     /// (`first`/`last`: the frame's first and last batch shaded).
     void bin_and_shade(const DeviceCircles& c, const PairBatch& batch, bool first, bool last) {
-        cudaStream_t s = stream_.get();
-        const int n = static_cast<int>(batch.pairs);
-        bins_.reserve_pairs(batch.pairs, key_bits(), &tally_, s);
-        timeline_.mark("bin.fill", "Render", s);
-        launch_bin_fill(c, batch.begin, batch.end, grid_, bins_.offsets.get(), batch.base, bins_.keys.get(),
-                        bins_.values.get(), opt_.fill_per_thread, s);
-        timeline_.mark("bin.sort", "Render", s);
-        cub::DoubleBuffer<unsigned int> k(bins_.keys.get(), bins_.keys_alt.get());
-        cub::DoubleBuffer<int> v(bins_.values.get(), bins_.values_alt.get());
-        size_t bytes = bins_.temp.size();
-        CR_CUDA(cub::DeviceRadixSort::SortPairs(bins_.temp.get(), bytes, k, v, n, 0, key_bits(), s));
-        timeline_.mark("bin.ranges", "Render", s);
-        launch_bin_ranges(k.Current(), n, grid_.tile_count(), bins_.tile_start.get(), bins_.tile_end.get(), s);
+        const int* sorted = bins_.fill_sort_ranges(c, grid_, batch, opt_.fill_per_thread, &tally_, stream_.get(),
+                                                   &timeline_);
         const int* order = kind_ == KernelKind::Persistent ? heavy_first_order() : nullptr;
-        shade_lists(c, TileLists{v.Current(), bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order, first, last);
+        shade_lists(c, TileLists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order, first, last);
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.

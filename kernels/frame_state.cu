@@ -10,6 +10,18 @@ namespace cr {
 
 namespace {
 
+/// The sort's key width: enough bits for every tile id.
+int pair_key_bits(int tiles) {
+    int bits = 1;
+    while ((1ll << bits) < tiles) ++bits;
+    return bits;
+}
+
+/// Marks stage `name` (part of the course's Render) when timing.
+void mark(StageTimeline* timeline, const char* name, cudaStream_t stream) {
+    if (timeline) timeline->mark(name, "Render", stream);
+}
+
 void upload_floats(DeviceBuffer<float>& buf, const char* name, const std::vector<float>& v,
                    DeviceMemoryTally* tally, cudaStream_t stream) {
     buf.reserve(name, std::max<size_t>(v.size(), 1), tally);
@@ -50,7 +62,6 @@ DeviceCircles CircleBuffers::view() const {
 }
 
 void BinBuffers::reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
-    scanned_ = circles;
     counts.reserve("bin.counts", std::max<int64_t>(circles, 1), tally);
     offsets.reserve("bin.offsets", std::max<int64_t>(circles, 1), tally);
     total.reserve("bin.total", 1, tally);
@@ -66,14 +77,43 @@ void BinBuffers::reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* 
     keys_alt.reserve("bin.pair_keys_alt", pairs, tally, 1.25);
     values.reserve("bin.pair_circles", pairs, tally, 1.25);
     values_alt.reserve("bin.pair_circles_alt", pairs, tally, 1.25);
-    // One scratch for both CUB calls of a frame: the scan of the counts and the sort of the pairs.
-    size_t scan_bytes = 0, sort_bytes = 0;
+    // One scratch for both CUB calls of a frame: reserve_scene sized it for
+    // the scan of the counts, and it only grows, so the sort decides here.
+    size_t sort_bytes = 0;
     const int n = static_cast<int>(std::min<uint64_t>(pairs, INT32_MAX));
     cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
     cub::DoubleBuffer<int> v(values.get(), values_alt.get());
     CR_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, n, 0, key_bits, stream));
-    CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), scanned_, stream));
-    temp.reserve("bin.cub_temp", std::max(scan_bytes, sort_bytes), tally, 1.25);
+    temp.reserve("bin.cub_temp", sort_bytes, tally, 1.25);
+}
+
+void BinBuffers::count_and_scan(const DeviceCircles& c, const TileGrid& g, cudaStream_t stream,
+                                StageTimeline* timeline) {
+    mark(timeline, "bin.count", stream);
+    launch_bin_count(c, 0, c.count, g, counts.get(), stream);
+    mark(timeline, "bin.scan", stream);
+    size_t bytes = temp.size();
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), offsets.get(), c.count, stream));
+    launch_total(counts.get(), offsets.get(), c.count, total.get(), stream);
+}
+
+const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch,
+                                        bool fill_per_thread, DeviceMemoryTally* tally, cudaStream_t stream,
+                                        StageTimeline* timeline) {
+    const int bits = pair_key_bits(g.tile_count());
+    const int n = static_cast<int>(batch.pairs);
+    reserve_pairs(batch.pairs, bits, tally, stream);
+    mark(timeline, "bin.fill", stream);
+    launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, keys.get(), values.get(),
+                    fill_per_thread, stream);
+    mark(timeline, "bin.sort", stream);
+    cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
+    cub::DoubleBuffer<int> v(values.get(), values_alt.get());
+    size_t bytes = temp.size();
+    CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, k, v, n, 0, bits, stream));
+    mark(timeline, "bin.ranges", stream);
+    launch_bin_ranges(k.Current(), n, g.tile_count(), tile_start.get(), tile_end.get(), stream);
+    return v.Current();
 }
 
 void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/device_buffer.h"
+#include "kernels/stage_timeline.h"
 #include "kernels/stages.h"
 #include "render/core/circles.h"
 
@@ -26,6 +27,13 @@ struct CircleBuffers {
     DeviceCircles view() const;
 };
 
+/// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
+/// of the full frame's scanned offsets.
+struct PairBatch {
+    int64_t begin, end;
+    unsigned long long base, pairs;
+};
+
 /// Binning's buffers. Per circle: tile counts and their exclusive scan
 /// (offsets). Per pair of one batch: tile-id keys and circle-index values,
 /// each double-buffered for the radix sort. Per tile: the [start, end) run of
@@ -38,12 +46,25 @@ struct BinBuffers {
 
     /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
     void reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
-    /// Sizes the per-pair buffers and the sort scratch for `pairs` pairs
-    /// sorted on `key_bits` bits (each frame, once the pair count is known).
-    void reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* tally, cudaStream_t stream);
+
+    /// Stages bin.count and bin.scan over every circle of `c` (packed by
+    /// bin.pack), then the pair total into `total` (on the device), all
+    /// queued on `stream`; each stage is marked on `timeline` when given.
+    /// The renderer and the GPU tests bin through this one path.
+    void count_and_scan(const DeviceCircles& c, const TileGrid& g, cudaStream_t stream, StageTimeline* timeline);
+
+    /// Sizes the pair buffers for `batch`, then stages bin.fill, bin.sort
+    /// (stable, by tile id) and bin.ranges (tile_start/tile_end) of it,
+    /// queued on `stream` after count_and_scan. Returns the circle indices
+    /// sorted by tile, input order within a tile (device; valid until the
+    /// next call).
+    const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
+                                DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
 
 private:
-    int64_t scanned_ = 0;  ///< circles the scan runs over (reserve_scene)
+    /// Sizes the per-pair buffers and the sort scratch for `pairs` pairs
+    /// sorted on `key_bits` bits (each batch, once its pair count is known).
+    void reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* tally, cudaStream_t stream);
 };
 
 /// The persistent kernel's work queue: its tile counter and the tile order

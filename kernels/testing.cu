@@ -1,6 +1,3 @@
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/frame_state.h"
@@ -39,25 +36,13 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
     bins.reserve_scene(circles.count, g.tile_count(), &tally, s);
     const DeviceCircles c = circles.view();
     launch_pack_geometry(c, s);
-    launch_bin_count(c, 0, c.count, g, bins.counts.get(), s);
-    size_t bytes = bins.temp.size();
-    CR_CUDA(cub::DeviceScan::ExclusiveSum(bins.temp.get(), bytes, bins.counts.get(), bins.offsets.get(), c.count, s));
-    launch_total(bins.counts.get(), bins.offsets.get(), c.count, bins.total.get(), s);
+    bins.count_and_scan(c, g, s, nullptr);  // the renderer's own binning path
     const unsigned long long pairs = to_host(bins.total, 1)[0];
-    int bits = 1;
-    while ((1ll << bits) < g.tile_count()) ++bits;
-    bins.reserve_pairs(pairs, bits, &tally, s);
-    launch_bin_fill(c, 0, c.count, g, bins.offsets.get(), 0, bins.keys.get(), bins.values.get(), false, s);
-    cub::DoubleBuffer<unsigned int> k(bins.keys.get(), bins.keys_alt.get());
-    cub::DoubleBuffer<int> v(bins.values.get(), bins.values_alt.get());
-    bytes = bins.temp.size();
-    CR_CUDA(cub::DeviceRadixSort::SortPairs(bins.temp.get(), bytes, k, v, static_cast<int>(pairs), 0, bits, s));
-    launch_bin_ranges(k.Current(), static_cast<int64_t>(pairs), g.tile_count(), bins.tile_start.get(),
-                      bins.tile_end.get(), s);
+    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs}, false, &tally, s, nullptr);
     CR_CUDA(cudaStreamSynchronize(s));
     BinListing out{g.tiles_x, g.tiles_y, tile, to_host(bins.tile_start, g.tile_count()),
                    to_host(bins.tile_end, g.tile_count()), std::vector<int>(pairs)};
-    if (pairs) CR_CUDA(cudaMemcpy(out.list.data(), v.Current(), pairs * sizeof(int), cudaMemcpyDeviceToHost));
+    if (pairs) CR_CUDA(cudaMemcpy(out.list.data(), sorted, pairs * sizeof(int), cudaMemcpyDeviceToHost));
     return out;
 }
 
