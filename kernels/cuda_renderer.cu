@@ -276,10 +276,12 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "fill" && (value == "thread" || value == "warp")) return void(o.fill_per_thread = value == "thread");
-    if (key == "list" && (value == "split" || value == "records")) return void(o.shade_variant = value == "split" ? 1 : 0);
-    if (key == "cull" && (value == "warp" || value == "none")) return void(o.shade_variant = value == "warp" ? 2 : 0);
+    if (key == "list" && (value == "split" || value == "records"))
+        return void(o.shade_variant = value == "split" ? kShadeSplitList : 0);
+    if (key == "cull" && (value == "warp" || value == "none"))
+        return void(o.shade_variant = value == "warp" ? kShadeWarpCull : 0);
     long long v = 0;
-    if (!parse_integer(item.substr(eq + 1), 0, 1ll << 40, v))
+    if (!parse_integer(value, 0, 1ll << 40, v))
         throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
     if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
     else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
@@ -297,8 +299,10 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
 CudaOptions cuda_options_from_env(CudaOptions o) {
     if (const char* sync = std::getenv("CR_SYNC_STAGES")) o.sync_stages = std::string(sync) == "1";
     const char* env = std::getenv("CR_CUDA_OPTIONS");
-    if (!env) return o;
-    const std::string text = env;
+    return env ? parse_cuda_options(env, o) : o;
+}
+
+CudaOptions parse_cuda_options(const std::string& text, CudaOptions o) {
     for (size_t pos = 0; pos < text.size();) {
         size_t comma = text.find(',', pos);
         if (comma == std::string::npos) comma = text.size();

@@ -42,10 +42,14 @@ struct CudaOptions {
     /// Teaching variants (docs/KERNELS.md, "From lecture to code"), same
     /// images: the earlier one-thread-per-circle bin.fill (fill=thread), and
     /// for the tiled 16x16, 4-row kernel the shared list as two arrays
-    /// (list=split, shade_variant 1) or warp-uniform culling (cull=warp, 2).
+    /// (list=split, kShadeSplitList) or warp-uniform culling (cull=warp,
+    /// kShadeWarpCull); 0 is the default kernel.
     bool fill_per_thread = false;
     int shade_variant = 0;
 };
+
+/// CudaOptions::shade_variant values (bits of the tiled kernel's template).
+constexpr int kShadeSplitList = 1, kShadeWarpCull = 2;
 
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
 /// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
@@ -53,6 +57,10 @@ struct CudaOptions {
 /// CR_SYNC_STAGES=1. Unknown keys throw
 /// std::invalid_argument.
 CudaOptions cuda_options_from_env(CudaOptions base = {});
+
+/// `base` with the comma-separated key=value items of `text` applied (the
+/// CR_CUDA_OPTIONS syntax above). Throws std::invalid_argument naming a bad item.
+CudaOptions parse_cuda_options(const std::string& text, CudaOptions base = {});
 
 /// Builds a CUDA renderer. Throws NoCudaDeviceError when no device is usable.
 std::unique_ptr<Renderer> make_cuda_renderer(KernelKind kind, CudaOptions options = {});

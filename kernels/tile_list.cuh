@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "kernels/block_scan.cuh"
+#include "kernels/cuda_renderer.h"
 #include "kernels/stages.h"
 
 namespace cr {
@@ -21,7 +22,7 @@ struct ListedCircle {
 /// rows a thread, tiled only): bit 1 stores the shared list as two float4
 /// arrays instead of 32-byte records; bit 2 lets a warp skip a circle none of
 /// its lanes' pixels lie in (warp-uniform culling). 0 is the default kernel.
-constexpr int kSplitList = 1, kWarpCull = 2;
+constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull;
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive

@@ -226,10 +226,7 @@ TEST(GpuTeaching, VariantsDrawTheSameImages) {
     REQUIRE_GPU();
     // The lessons' variants (docs/KERNELS.md) must change speed only, never pixels.
     for (const char* opt : {"fill=thread", "list=split", "cull=warp"}) {
-        CudaOptions o;
-        if (std::string(opt) == "fill=thread") o.fill_per_thread = true;
-        if (std::string(opt) == "list=split") o.shade_variant = 1;
-        if (std::string(opt) == "cull=warp") o.shade_variant = 2;
+        const CudaOptions o = parse_cuda_options(opt);  // as CR_CUDA_OPTIONS=... sets it
         for (const char* scene : {"rand10k", "biglittle", "snowsingle"}) {
             auto r = make_cuda_renderer(KernelKind::Tiled, o);
             const Image img = render_last(*r, make_scene(scene, 0), 512, 512, 1);
@@ -240,8 +237,7 @@ TEST(GpuTeaching, VariantsDrawTheSameImages) {
             }
         }
     }
-    CudaOptions bad;
-    bad.shade_variant = 1;
+    const CudaOptions bad = parse_cuda_options("list=split");
     auto p = make_cuda_renderer(KernelKind::Persistent, bad);
     EXPECT_THROW(render_last(*p, make_scene("rand10k", 0), 256, 256, 1), std::invalid_argument);
 }
