@@ -32,6 +32,20 @@ int write_and_flush(std::FILE* f, const std::function<bool(std::FILE*)>& write) 
     return 0;
 }
 
+/// Runs `write` on open descriptor `fd` as a stream, flushes and closes it
+/// (fd is closed in every case); returns 0 or the errno of the first failure.
+int write_descriptor(int fd, const std::function<bool(std::FILE*)>& write) {
+    std::FILE* f = fdopen(fd, "wb");
+    if (!f) {
+        const int err = errno;
+        close(fd);
+        return err;
+    }
+    int err = write_and_flush(f, write);
+    if (std::fclose(f) != 0 && !err) err = errno ? errno : -1;
+    return err;
+}
+
 void write_standard_output(const std::string& path, const std::function<bool(std::FILE*)>& write) {
     std::fflush(stdout);  // what was printed before comes first
     if (const int err = write_and_flush(stdout, write)) fail(path, err);
@@ -41,15 +55,7 @@ void write_standard_output(const std::string& path, const std::function<bool(std
 void write_in_place(const std::string& path, const std::function<bool(std::FILE*)>& write) {
     const int fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) fail(path, errno);
-    std::FILE* f = fdopen(fd, "wb");
-    if (!f) {
-        const int err = errno;
-        close(fd);
-        fail(path, err);
-    }
-    int err = write_and_flush(f, write);
-    if (std::fclose(f) != 0 && !err) err = errno ? errno : -1;
-    if (err) fail(path, err);
+    if (const int err = write_descriptor(fd, write)) fail(path, err);
 }
 
 /// Creates a new, unused temporary file in the folder of `target`; returns
@@ -74,15 +80,7 @@ void write_atomically(const std::string& path, const std::function<bool(std::FIL
     const int fd = create_temp_beside(target, tmp);
     if (fd < 0) fail(path, errno);
     if (existed) (void)fchmod(fd, old.st_mode & 07777);  // keep the file's permissions
-    std::FILE* f = fdopen(fd, "wb");
-    if (!f) {
-        const int err = errno;
-        close(fd);
-        unlink(tmp.c_str());
-        fail(path, err);
-    }
-    int err = write_and_flush(f, write);
-    if (std::fclose(f) != 0 && !err) err = errno ? errno : -1;
+    int err = write_descriptor(fd, write);
     if (!err && std::rename(tmp.c_str(), target.c_str()) != 0) err = errno;
     if (err) {
         unlink(tmp.c_str());
