@@ -35,18 +35,15 @@ PixelStory pixel_story(const Scene& s, int width, int height, int x, int y, size
     PixelStory story;
     story.x = x;
     story.y = y;
-    const float bg = s.shade == ShadeMode::Snow ? snow_background(y, height) : 1.f;
+    const float bg = background_value(s.shade, y, height);
     float rgba[4] = {bg, bg, bg, 1.f};
     for (int c = 0; c < 4; ++c) story.background[c] = rgba[c];
     const float inv_w = 1.f / static_cast<float>(width), inv_h = 1.f / static_cast<float>(height);
-    const float px = pixel_center(x, inv_w), py = pixel_center(y, inv_h);
     for (size_t k = 0; k < s.count(); ++k) {
         const PixelBox b = circle_pixel_box(s.x[k], s.y[k], s.radius[k], width, height);
         if (x < b.min_x || x >= b.max_x || y < b.min_y || y >= b.max_y) continue;
-        const float d2 = center_distance2(s.x[k], s.y[k], px, py);
-        if (!covers(d2, s.radius[k])) continue;
-        const Fragment f = s.shade == ShadeMode::Snow ? shade_snow(d2, s.radius[k], s.z[k])
-                                                      : shade_flat(s.r[k], s.g[k], s.b[k]);
+        Fragment f;
+        if (!circle_fragment(s, k, x, y, inv_w, inv_h, f)) continue;  // as cpuref's shade_pixel
         blend(rgba[0], rgba[1], rgba[2], rgba[3], f);
         ++story.covering;
         if (story.steps.size() >= max_steps) continue;

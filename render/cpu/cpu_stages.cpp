@@ -8,7 +8,7 @@ namespace cr {
 
 void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end) {
     for (int j = row_begin; j < row_end; ++j) {
-        const float v = shade == ShadeMode::Snow ? snow_background(j, img.height) : 1.f;
+        const float v = background_value(shade, j, img.height);
         float* p = img.pixel(0, j);
         for (int i = 0; i < img.width; ++i, p += 4) {
             p[0] = v;

@@ -13,24 +13,38 @@
 
 namespace cr {
 
-/// Fills rows [row_begin, row_end) of `img` with the background of `shade`:
-/// white (1,1,1,1), or for snow scenes the gray ramp of snow_background().
+/// The background gray of row j (0 = bottom) of an image `height` pixels
+/// high: 1 (white), or for snow scenes the ramp of snow_background(); the
+/// background's alpha is 1.
+inline float background_value(ShadeMode shade, int j, int height) {
+    return shade == ShadeMode::Snow ? snow_background(j, height) : 1.f;
+}
+
+/// Fills rows [row_begin, row_end) of `img` with the background of `shade`
+/// (background_value, alpha 1).
 void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end);
 
 /// Advances circles [begin, end) of `scene` one step; `frame` counts earlier
 /// steps (see anim::step_circle).
 void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame);
 
-/// Shades pixel (i, j) of `img` with circle k of `scene` if it covers it
-/// (the course's shadePixel). inv_w = 1/W, inv_h = 1/H.
-inline void shade_pixel(const Scene& s, size_t k, int i, int j, float inv_w, float inv_h,
-                        float* rgba) {
+/// Whether circle k of `scene` covers pixel (i, j), and if so its color and
+/// alpha there in `f` (the course's shadePixel before the blend). inv_w =
+/// 1/W, inv_h = 1/H.
+inline bool circle_fragment(const Scene& s, size_t k, int i, int j, float inv_w, float inv_h, Fragment& f) {
     const float px = pixel_center(i, inv_w), py = pixel_center(j, inv_h);
     const float d2 = center_distance2(s.x[k], s.y[k], px, py);
-    if (!covers(d2, s.radius[k])) return;
-    const Fragment f = s.shade == ShadeMode::Snow ? shade_snow(d2, s.radius[k], s.z[k])
-                                                  : shade_flat(s.r[k], s.g[k], s.b[k]);
-    blend(rgba[0], rgba[1], rgba[2], rgba[3], f);
+    if (!covers(d2, s.radius[k])) return false;
+    f = s.shade == ShadeMode::Snow ? shade_snow(d2, s.radius[k], s.z[k]) : shade_flat(s.r[k], s.g[k], s.b[k]);
+    return true;
+}
+
+/// Shades pixel (i, j) of `img` with circle k of `scene` if it covers it
+/// (the course's shadePixel): circle_fragment, then blend.
+inline void shade_pixel(const Scene& s, size_t k, int i, int j, float inv_w, float inv_h,
+                        float* rgba) {
+    Fragment f;
+    if (circle_fragment(s, k, i, j, inv_w, inv_h, f)) blend(rgba[0], rgba[1], rgba[2], rgba[3], f);
 }
 
 /// Milliseconds on the host clock; CPU stages run synchronously, so a host
