@@ -11,7 +11,7 @@ const Scene& SceneTracker::at(const Session& s, int steps) {
         steps_ = 0;
     }
     for (; steps_ < steps; ++steps_)
-        advance_circles(scene_, 0, static_cast<int64_t>(scene_.count()), static_cast<uint32_t>(steps_));
+        advance_circles(scene_, 0, static_cast<int64_t>(scene_.count()));
     return scene_;
 }
 

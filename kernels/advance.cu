@@ -16,17 +16,17 @@
 
 namespace cr {
 
-__global__ void advance_kernel(CircleArrays c, int motion, uint32_t frame) {
+__global__ void advance_kernel(CircleArrays c, int motion) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < c.count;
          i += int64_t(gridDim.x) * blockDim.x)
-        anim::step_circle(motion, c, i, frame);
+        anim::step_circle(motion, c, i);
 }
 
-void launch_advance(CircleArrays c, int motion, uint32_t frame, cudaStream_t s) {
+void launch_advance(CircleArrays c, int motion, cudaStream_t s) {
     if (motion == 0 || c.count == 0) return;
     const int threads = 256;
     const int blocks = static_cast<int>(std::min<int64_t>((c.count + threads - 1) / threads, 65536));
-    advance_kernel<<<blocks, threads, 0, s>>>(c, motion, frame);
+    advance_kernel<<<blocks, threads, 0, s>>>(c, motion);
     check_launch("advance_kernel");
 }
 

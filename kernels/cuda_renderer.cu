@@ -71,8 +71,7 @@ public:
 
     void advance() override {
         timeline_.mark("advance", "Advance", stream_.get());
-        launch_advance(circles_.view().soa, static_cast<int>(circles_.motion), static_cast<uint32_t>(frame_),
-                       stream_.get());
+        launch_advance(circles_.view().soa, static_cast<int>(circles_.motion), stream_.get());
         ++frame_;
     }
 

@@ -29,7 +29,7 @@ struct DeviceCircles {
 void launch_clear(float4* image, int width, int height, ShadeMode shade, cudaStream_t s);
 
 /// advance.cu: one animation step per circle (thread per circle).
-void launch_advance(CircleArrays c, int motion, uint32_t frame, cudaStream_t s);
+void launch_advance(CircleArrays c, int motion, cudaStream_t s);
 
 /// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
 /// the SoA arrays (which the advance stage just moved).

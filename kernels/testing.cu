@@ -46,7 +46,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
     return out;
 }
 
-void gpu_advance(Scene& scene, int steps, uint32_t first_frame) {
+void gpu_advance(Scene& scene, int steps) {
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
@@ -54,7 +54,7 @@ void gpu_advance(Scene& scene, int steps, uint32_t first_frame) {
     circles.upload(scene, &tally, s);
     const CircleArrays c = circles.view().soa;
     for (int k = 0; k < steps; ++k)
-        launch_advance(c, static_cast<int>(circles.motion), first_frame + static_cast<uint32_t>(k), s);
+        launch_advance(c, static_cast<int>(circles.motion), s);
     CR_CUDA(cudaStreamSynchronize(s));
     const std::pair<const DeviceBuffer<float>*, std::vector<float>*> back[] = {
         {&circles.x, &scene.x},   {&circles.y, &scene.y},   {&circles.z, &scene.z},          {&circles.vx, &scene.vx},

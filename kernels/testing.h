@@ -31,10 +31,10 @@ std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int th
                                           std::vector<int>& block_totals);
 
 /// Runs the advance stage (kernels/advance.cu, the renderer's own launcher)
-/// `steps` times on the circles of `scene`, the i-th launch with frame number
-/// first_frame + i, and copies the moved SoA arrays (x, y, z, vx, vy, vz,
-/// radius) back into `scene`. The CPU counterpart is cr::advance_circles.
+/// `steps` times on the circles of `scene`, and copies the moved SoA arrays
+/// (x, y, z, vx, vy, vz, radius) back into `scene`. The CPU counterpart is
+/// cr::advance_circles.
 /// Throws CudaError / NoCudaDeviceError.
-void gpu_advance(Scene& scene, int steps, uint32_t first_frame = 0);
+void gpu_advance(Scene& scene, int steps);
 
 }  // namespace cr

@@ -66,7 +66,7 @@ PixelStory pixel_story(const Scene& s, int width, int height, int x, int y, size
 
 Scene scene_at_frame(const Scene& scene, int frames) {
     Scene s = scene;
-    for (int f = 0; f < frames; ++f) advance_circles(s, 0, static_cast<int64_t>(s.count()), static_cast<uint32_t>(f));
+    for (int f = 0; f < frames; ++f) advance_circles(s, 0, static_cast<int64_t>(s.count()));
     return s;
 }
 

@@ -114,10 +114,8 @@ CR_HD void step_linear(CircleArrays c, int64_t i) {
 }
 
 /// Advances circle i by one step of `motion` (a cr::Motion value as int).
-/// `frame` counts steps taken so far (0 on the first advance); no step of the
-/// course's scenes depends on it today, it is kept for steps that would.
-CR_HD void step_circle(int motion, CircleArrays c, int64_t i, uint32_t frame) {
-    (void)frame;
+/// No step of the course's scenes depends on the frame number.
+CR_HD void step_circle(int motion, CircleArrays c, int64_t i) {
     switch (motion) {
         case 1: step_bouncing_ball(c, i); break;
         case 2: step_hypnosis(c, i); break;

@@ -90,7 +90,7 @@ const cr::Scene& snow_in_view(uint32_t seed) {
     if (it != cache.end()) return it->second;
     cr::Scene s = cr::make_scene("snow", seed);
     for (int f = 0; f < kSnowSteps; ++f)
-        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), static_cast<uint32_t>(f));
+        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     return cache.emplace(seed, std::move(s)).first->second;
 }
 

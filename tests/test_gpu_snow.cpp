@@ -52,8 +52,8 @@ TEST(GpuAdvance, SnowBitIdenticalToCpuAfter1To1000Steps) {
     Scene cpu = make_scene("snow", 0), gpu = cpu;
     int done = 0;
     for (int upto : {1, 2, 150, 300, 1000}) {
-        for (int f = done; f < upto; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()), static_cast<uint32_t>(f));
-        gpu_advance(gpu, upto - done, static_cast<uint32_t>(done));
+        for (int f = done; f < upto; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()));
+        gpu_advance(gpu, upto - done);
         done = upto;
         expect_same_state(gpu, cpu, "snow after " + std::to_string(upto) + " steps");
         if (upto == 300) {  // issue 11's vectors, on the GPU
@@ -70,7 +70,7 @@ TEST(GpuAdvance, SnowOtherSeedAndAnimatedScenesBitIdentical) {
     REQUIRE_GPU();
     for (const char* name : {"snow", "bouncingballs", "fireworks", "hypnosis"}) {
         Scene cpu = make_scene(name, 7), gpu = cpu;
-        for (int f = 0; f < 300; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()), static_cast<uint32_t>(f));
+        for (int f = 0; f < 300; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()));
         gpu_advance(gpu, 300);
         expect_same_state(gpu, cpu, std::string(name) + " seed 7 after 300 steps");
     }
@@ -95,7 +95,7 @@ TEST(GpuAdvance, SnowNoiseOnHostileCoordinatesMatchesCpu) {
                     s.radius.push_back(.01f), s.r.push_back(1), s.g.push_back(1), s.b.push_back(1);
                 }
     Scene cpu = s, gpu = s;
-    for (int f = 0; f < 4; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()), static_cast<uint32_t>(f));
+    for (int f = 0; f < 4; ++f) advance_circles(cpu, 0, static_cast<int64_t>(cpu.count()));
     gpu_advance(gpu, 4);
     expect_same_state(gpu, cpu, "hostile snow after 4 steps");
 }
@@ -124,7 +124,7 @@ TEST(GpuSnowImages, ParticleFileAt512And1024) {
     // A .par of 100000 flakes spread over the picture: snow after 300 steps,
     // written the way a particle file is (%.9g, 7 numbers a line) and parsed back.
     Scene moved = make_scene("snow", 0);
-    for (int f = 0; f < 300; ++f) advance_circles(moved, 0, static_cast<int64_t>(moved.count()), static_cast<uint32_t>(f));
+    for (int f = 0; f < 300; ++f) advance_circles(moved, 0, static_cast<int64_t>(moved.count()));
     std::string text = std::to_string(moved.count()) + "\n";
     char line[256];
     for (size_t i = 0; i < moved.count(); ++i) {

@@ -388,7 +388,7 @@ constexpr float kDt = 1.f / 60.f;
 TEST(Animation, BouncingBallFallsOneStep) {
     cr::Scene s = cr::make_scene("bouncingballs", 0);
     const cr::Scene before = s;
-    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), 0);
+    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     // Ball 0: y = .394382924, vy = .798440039 (above the floor, no bounce).
     const float vy = 0.798440039f + (-2.8f * kDt);
     const float y = 0.394382924f + vy * kDt;
@@ -411,9 +411,9 @@ TEST(Animation, BouncingBallBouncesRestsAndStops) {
     s.vy[1] = 0.f;
     s.y[2] = -.0001f;  // a bounce that nearly cancels gravity: comes to rest
     s.vy[2] = -.0259259f;
-    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 0, 0);
-    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 1, 0);
-    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 2, 0);
+    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 0);
+    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 1);
+    cr::anim::step_circle(static_cast<int>(cr::Motion::BouncingBalls), cr::circle_arrays(s), 2);
     const float vy0 = (-1.f * -.8f) + (-2.8f * kDt);  // .8 - .04666667
     EXPECT_EQ(s.vy[0], vy0);
     EXPECT_EQ(s.y[0], -.01f + vy0 * kDt);
@@ -426,11 +426,11 @@ TEST(Animation, BouncingBallBouncesRestsAndStops) {
 
 TEST(Animation, HypnosisGrowsAndWraps) {
     cr::Scene s = cr::make_scene("hypnosis", 0);
-    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), 0);
+    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     EXPECT_EQ(s.radius[0], .02f + .01f);
     EXPECT_EQ(s.radius[1], .04f + .01f);
     EXPECT_EQ(s.radius[24], .5f + .01f);  // .5 is not > .5: it still grows
-    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), 1);
+    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     EXPECT_EQ(s.radius[24], .02f);  // .51 > .5 wraps to .02
     EXPECT_EQ(s.radius[0], (.02f + .01f) + .01f);
     EXPECT_EQ(s.x[0], .5f);
@@ -441,7 +441,7 @@ TEST(Animation, FireworkSparkMovesAndRestarts) {
     const cr::Scene before = s;
     // Spark 16 (firework 0, j = 1) is moved .3 away from its center: restarts.
     s.x[16] = s.x[0] + .3f;
-    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), 0);
+    cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     // Spark 15 (firework 0, j = 0): velocity (.2, 0).
     EXPECT_EQ(s.x[15], before.x[15] + .2f * kDt);
     EXPECT_EQ(s.y[15], before.y[15] + 0.f * kDt);
@@ -462,7 +462,7 @@ TEST(Animation, FireworkSparkRestartsAfterTravellingPastQuarter) {
     // Speed .2 per second: .005 + .2 t > .25 first at t > 1.225 s = 73.5 steps.
     int restarted_at = -1;
     for (int f = 0; f < 100 && restarted_at < 0; ++f) {
-        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), static_cast<uint32_t>(f));
+        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
         if (s.x[15] == s.aux_x[15] && s.y[15] == s.aux_y[15]) restarted_at = f;
     }
     EXPECT_EQ(restarted_at, 73);
@@ -471,7 +471,7 @@ TEST(Animation, FireworkSparkRestartsAfterTravellingPastQuarter) {
 TEST(Animation, StillScenesDoNotMove) {
     cr::Scene s = cr::make_scene("rgb", 0);
     const cr::Scene before = s;
-    cr::advance_circles(s, 0, 3, 0);
+    cr::advance_circles(s, 0, 3);
     EXPECT_EQ(s.x, before.x);
     EXPECT_EQ(s.y, before.y);
     EXPECT_EQ(s.radius, before.radius);
@@ -487,7 +487,7 @@ TEST(Animation, LinearMotionAddsVelocityTimesDt) {
     s.vx[0] = 6.f;
     s.vy[0] = -3.f;
     s.vz[0] = .6f;
-    cr::advance_circles(s, 0, 1, 0);
+    cr::advance_circles(s, 0, 1);
     EXPECT_EQ(s.x[0], .5f + 6.f * kDt);
     EXPECT_EQ(s.y[0], .25f + -3.f * kDt);
     EXPECT_EQ(s.z[0], .1f + .6f * kDt);

@@ -127,7 +127,7 @@ const cr::Scene& snow_after(int steps) {
     if (it != cache.end()) return it->second;
     cr::Scene s = cr::make_scene("snow", 0);
     for (int f = 0; f < steps; ++f)
-        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()), static_cast<uint32_t>(f));
+        cr::advance_circles(s, 0, static_cast<int64_t>(s.count()));
     return cache.emplace(steps, std::move(s)).first->second;
 }
 
@@ -191,7 +191,7 @@ TEST(SnowStep, OneStepRecomputedFromTheSpec) {
     const float x = f.x + f.vx * dt, y = f.y + f.vy * dt;
     const float vx = f.vx + scale * (nx + dragx) * dt;
     const float vy = f.vy + scale * (-1.8f + ny + dragy) * dt;
-    cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), f.arrays(), 0, 150);
+    cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), f.arrays(), 0);
     EXPECT_EQ(f.x, x);
     EXPECT_EQ(f.y, y);
     EXPECT_EQ(f.vx, vx);
@@ -212,7 +212,7 @@ TEST(SnowStep, FlakesLeavingThePictureRespawnAboveIt) {
         const float x = x0 + vx0 * dt, y = y0 + vy0 * dt;
         ASSERT_TRUE(y + r < 0 || x + r < 0 || x - r > 1);
         const cn::NoisePair n = cn::noise(255 * x, 255 * y, 255 * .25f, 7);
-        cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), cr::circle_arrays(s), 7, 0);
+        cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), cr::circle_arrays(s), 7);
         EXPECT_EQ(s.x[7], .5f + .5f * n.x) << x0;
         EXPECT_EQ(s.y[7], 1.35f + r) << x0;
         EXPECT_EQ(s.vx[7], 2 * n.y) << x0;
@@ -221,7 +221,7 @@ TEST(SnowStep, FlakesLeavingThePictureRespawnAboveIt) {
     }
     // Touching an edge is not leaving: x + r == 0 stays.
     OneFlake stay{-r, .5f, .25f, 0.f, 0.f, 0.f, r};
-    cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), stay.arrays(), 0, 0);
+    cr::anim::step_circle(static_cast<int>(cr::Motion::Snow), stay.arrays(), 0);
     EXPECT_EQ(stay.x, -r);
     EXPECT_EQ(stay.y, .5f);
 }

@@ -19,11 +19,11 @@ void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end) {
     }
 }
 
-void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame) {
+void advance_circles(Scene& scene, int64_t begin, int64_t end) {
     if (scene.motion == Motion::None) return;
     const CircleArrays c = circle_arrays(scene);
     const int motion = static_cast<int>(scene.motion);
-    for (int64_t i = begin; i < end; ++i) anim::step_circle(motion, c, i, frame);
+    for (int64_t i = begin; i < end; ++i) anim::step_circle(motion, c, i);
 }
 
 void CpuRendererBase::setup(const Scene& scene, int width, int height) {
@@ -43,9 +43,7 @@ void CpuRendererBase::clear() {
 
 void CpuRendererBase::advance() {
     HostStopwatch t;
-    const uint32_t f = static_cast<uint32_t>(frame_);
-    parallel_for(static_cast<int64_t>(scene_.count()),
-                 [this, f](int64_t b, int64_t e) { advance_circles(scene_, b, e, f); });
+    parallel_for(static_cast<int64_t>(scene_.count()), [this](int64_t b, int64_t e) { advance_circles(scene_, b, e); });
     ++frame_;
     advance_ms_ = t.ms();
 }

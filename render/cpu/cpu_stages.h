@@ -24,9 +24,8 @@ inline float background_value(ShadeMode shade, int j, int height) {
 /// (background_value, alpha 1).
 void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end);
 
-/// Advances circles [begin, end) of `scene` one step; `frame` counts earlier
-/// steps (see anim::step_circle).
-void advance_circles(Scene& scene, int64_t begin, int64_t end, uint32_t frame);
+/// Advances circles [begin, end) of `scene` one step (anim::step_circle).
+void advance_circles(Scene& scene, int64_t begin, int64_t end);
 
 /// Whether circle k of `scene` covers pixel (i, j), and if so its color and
 /// alpha there in `f` (the course's shadePixel before the blend). inv_w =
