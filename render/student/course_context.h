@@ -6,7 +6,8 @@
 
 namespace cr::student {
 
-/// The scene of the current Setup request (has_scene), set by the worker.
+/// The scene of the current Setup request (has_scene), set by the worker;
+/// without one, the last built-in scene course_scene_for made.
 struct CourseContext {
     bool has_scene = false;
     Scene scene;
@@ -17,7 +18,8 @@ CourseContext& course_context();
 
 /// The scene loadCircleScene hands out: the harness's scene when one is set,
 /// else the built-in course scene `scene_value` (0..13) with `seed`. Throws
-/// std::invalid_argument for an unknown value.
-Scene course_scene_for(int scene_value, int seed);
+/// std::invalid_argument for an unknown value. The scene lives in
+/// course_context() (no copy of a 2M-circle scene per loadScene call).
+const Scene& course_scene_for(int scene_value, int seed);
 
 }  // namespace cr::student

@@ -34,19 +34,20 @@ CourseContext& course_context() {
     return context;
 }
 
-Scene course_scene_for(int scene_value, int seed) {
-    const CourseContext& c = course_context();
+const Scene& course_scene_for(int scene_value, int seed) {
+    CourseContext& c = course_context();
     if (c.has_scene) return c.scene;
     const std::string name = course_scene_name(scene_value);
     if (name.empty()) throw std::invalid_argument("loadCircleScene: unknown scene " + std::to_string(scene_value));
-    return make_scene(name, static_cast<uint32_t>(seed));
+    c.scene = make_scene(name, static_cast<uint32_t>(seed));
+    return c.scene;
 }
 
 }  // namespace cr::student
 
 void loadCircleScene(SceneName sceneName, int& numCircles, float*& position, float*& velocity, float*& color,
                      float*& radius, int seed) {
-    const cr::Scene s = cr::student::course_scene_for(static_cast<int>(sceneName), seed);
+    const cr::Scene& s = cr::student::course_scene_for(static_cast<int>(sceneName), seed);
     numCircles = static_cast<int>(s.count());
     position = cr::student::copy_triples(s.x, s.y, s.z);
     velocity = cr::student::copy_triples(s.vx, s.vy, s.vz);
