@@ -10,6 +10,15 @@
 
 namespace cr {
 
+float pixel_error(const float* a, const float* b) {
+    float worst = 0;
+    for (int c = 0; c < 3; ++c) {
+        if (!std::isfinite(a[c]) || !std::isfinite(b[c])) return std::numeric_limits<float>::infinity();
+        worst = std::max(worst, std::fabs(a[c] - b[c]));
+    }
+    return worst;
+}
+
 CompareStats compare_images(const Image& test, const Image& ref, float tolerance) {
     CompareStats s;
     s.tolerance = tolerance;
@@ -22,25 +31,20 @@ CompareStats compare_images(const Image& test, const Image& ref, float tolerance
     double sum_abs = 0, sum_sq = 0;
     const size_t n = test.pixel_count();
     for (size_t p = 0; p < n; ++p) {
-        float worst = 0;
-        bool bad = false;
+        const float* pa = &test.data[4 * p];
+        const float* pb = &ref.data[4 * p];
+        const float worst = pixel_error(pa, pb);  // +inf for NaN/Inf: beyond every rule
         for (int c = 0; c < 3; ++c) {
-            const float a = test.data[4 * p + c], b = ref.data[4 * p + c];
-            if (!std::isfinite(a) || !std::isfinite(b)) {
-                bad = true;
-                continue;
-            }
-            const float e = std::fabs(a - b);
-            worst = std::max(worst, e);
-            sum_abs += e;
+            const float a = pa[c], b = pb[c];
+            if (!std::isfinite(a) || !std::isfinite(b)) continue;
+            sum_abs += std::fabs(a - b);
             const double ca = std::min(std::max(a, 0.f), 1.f), cb = std::min(std::max(b, 0.f), 1.f);
             sum_sq += (ca - cb) * (ca - cb);
         }
-        if (bad) s.max_abs_error = std::numeric_limits<double>::infinity();
         s.max_abs_error = std::max(s.max_abs_error, static_cast<double>(worst));
-        s.mismatches_strict += (bad || worst > kStrictTolerance);
-        s.mismatches_course += (bad || worst > kCourseTolerance);
-        s.mismatches_custom += (bad || worst > tolerance);
+        s.mismatches_strict += worst > kStrictTolerance;
+        s.mismatches_course += worst > kCourseTolerance;
+        s.mismatches_custom += worst > tolerance;
     }
     const double values = 3.0 * static_cast<double>(n);
     s.mean_abs_error = n ? sum_abs / values : 0;
@@ -75,13 +79,7 @@ Image diff_heatmap(const Image& test, const Image& ref, float tolerance) {
     Image out(ref.width, ref.height);
     if (test.width != ref.width || test.height != ref.height) return out;
     for (size_t p = 0; p < ref.pixel_count(); ++p) {
-        float worst = 0;
-        for (int c = 0; c < 3; ++c) {
-            const float a = test.data[4 * p + c], b = ref.data[4 * p + c];
-            if (!std::isfinite(a) || !std::isfinite(b)) worst = std::numeric_limits<float>::infinity();
-            else worst = std::max(worst, std::fabs(a - b));
-        }
-        const std::array<float, 3> rgb = diff_heat_color(worst, tolerance);
+        const std::array<float, 3> rgb = diff_heat_color(pixel_error(&test.data[4 * p], &ref.data[4 * p]), tolerance);
         float* o = &out.data[4 * p];
         o[0] = rgb[0];
         o[1] = rgb[1];

@@ -29,6 +29,11 @@ struct CompareStats {
     bool pass = false;            ///< same size and mismatches_custom <= 5
 };
 
+/// The error of one pixel, the rule every comparison uses: the largest
+/// |a - b| over R, G, B (alpha ignored), or +infinity when any of those six
+/// values is NaN or infinite. `a`, `b`: RGBA floats of the two images.
+float pixel_error(const float* a, const float* b);
+
 /// Compares two images channel by channel; `tolerance` is the rule that
 /// decides `pass` (kStrictTolerance by default).
 CompareStats compare_images(const Image& test, const Image& reference,
