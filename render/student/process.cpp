@@ -94,15 +94,18 @@ void ignore_sigpipe_once() {
     (void)done;
 }
 
+/// Makes `pipe` and gives it to the child as `slot`; `child_writes`: the
+/// child writes to it (its stdout, stderr, replies), else reads from it.
+void add_pipe(Impl& d, uv_pipe_t& pipe, uv_stdio_container_t& slot, bool child_writes) {
+    uv_pipe_init(&d.loop, &pipe, 0);
+    pipe.data = &d;
+    slot.flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | (child_writes ? UV_WRITABLE_PIPE : UV_READABLE_PIPE));
+    slot.data.stream = reinterpret_cast<uv_stream_t*>(&pipe);
+}
+
 void set_capture(Impl& d, uv_stdio_container_t* stdio) {
-    for (uv_pipe_t* p : {&d.out_pipe, &d.err_pipe}) {
-        uv_pipe_init(&d.loop, p, 0);
-        p->data = &d;
-    }
-    stdio[1].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[1].data.stream = reinterpret_cast<uv_stream_t*>(&d.out_pipe);
-    stdio[2].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[2].data.stream = reinterpret_cast<uv_stream_t*>(&d.err_pipe);
+    add_pipe(d, d.out_pipe, stdio[1], true);
+    add_pipe(d, d.err_pipe, stdio[2], true);
 }
 
 void set_log(Impl& d, uv_stdio_container_t* stdio, const std::string& path) {
@@ -115,14 +118,8 @@ void set_log(Impl& d, uv_stdio_container_t* stdio, const std::string& path) {
 }
 
 void set_protocol(Impl& d, uv_stdio_container_t* stdio) {
-    for (uv_pipe_t* p : {&d.to_child, &d.from_child}) {
-        uv_pipe_init(&d.loop, p, 0);
-        p->data = &d;
-    }
-    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
-    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(&d.to_child);
-    stdio[4].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[4].data.stream = reinterpret_cast<uv_stream_t*>(&d.from_child);
+    add_pipe(d, d.to_child, stdio[3], false);
+    add_pipe(d, d.from_child, stdio[4], true);
 }
 
 void close_handle(uv_handle_t* h) {
