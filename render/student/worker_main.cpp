@@ -111,11 +111,13 @@ private:
         }
     }
 
-    /// Runs one student call, then synchronizes; false (reply sent) on failure.
+    /// Records which student call is running, in the shared status word, so
+    /// the harness can name it if the worker dies.
     void mark(Call call) {
         if (status_.valid()) *static_cast<volatile int32_t*>(status_.data()) = static_cast<int32_t>(call);
     }
 
+    /// Runs one student call, then synchronizes; false (reply sent) on failure.
     template <class F>
     bool run_call(Call call, F&& fn, double& ms) {
         mark(call);
@@ -141,12 +143,12 @@ private:
     }
 
     void load(const std::string& path) {
-        lib_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!lib_) return send(Status::Failed, Call::LoadLibrary, 0, dlerror());
-        create_ = reinterpret_cast<CreateFn>(dlsym(lib_, "cr_student_create"));
-        destroy_ = reinterpret_cast<DestroyFn>(dlsym(lib_, "cr_student_destroy"));
-        sync_ = reinterpret_cast<SyncFn>(dlsym(lib_, "cr_student_sync"));
-        profiler_ = reinterpret_cast<ProfilerFn>(dlsym(lib_, "cr_student_profiler"));
+        void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: it lives as long as the worker
+        if (!lib) return send(Status::Failed, Call::LoadLibrary, 0, dlerror());
+        create_ = reinterpret_cast<CreateFn>(dlsym(lib, "cr_student_create"));
+        destroy_ = reinterpret_cast<DestroyFn>(dlsym(lib, "cr_student_destroy"));
+        sync_ = reinterpret_cast<SyncFn>(dlsym(lib, "cr_student_sync"));
+        profiler_ = reinterpret_cast<ProfilerFn>(dlsym(lib, "cr_student_profiler"));
         if (!create_ || !destroy_ || !sync_)
             return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
         send(Status::Ok, Call::LoadLibrary, 0, "");
@@ -212,7 +214,6 @@ private:
     }
 
     static constexpr int kIn = 3, kOut = 4;
-    void* lib_ = nullptr;
     CreateFn create_ = nullptr;
     DestroyFn destroy_ = nullptr;
     SyncFn sync_ = nullptr;
