@@ -37,8 +37,6 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/// A time (or ratio) for JSON and CSV: 4 significant digits.
-double rounded(double v) { return round_significant(v, 4); }
 
 /// What a row of the table is: a measurement, a renderer that cannot run
 /// here (see BenchPlan::unavailable), or a student's renderer that failed.
@@ -299,15 +297,15 @@ nlohmann::json result_json(const BenchResult& r, const std::map<std::string, dou
     if (r.status == RowStatus::Fault)
         return {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "fault"}, {"fault", r.fault}};
     nlohmann::json e = {{"scene", r.scene}, {"renderer", r.renderer}, {"status", "measured"}, {"timing", r.timing},
-                        {"total_median_ms", rounded(r.total_median)}, {"total_min_ms", rounded(r.total_min)},
-                        {"total_max_ms", rounded(r.total_max)}, {"clear_ms", rounded(r.clear)},
-                        {"advance_ms", rounded(r.advance)}, {"render_ms", rounded(r.render)}, {"check", r.check},
+                        {"total_median_ms", json_figure(r.total_median)}, {"total_min_ms", json_figure(r.total_min)},
+                        {"total_max_ms", json_figure(r.total_max)}, {"clear_ms", json_figure(r.clear)},
+                        {"advance_ms", json_figure(r.advance)}, {"render_ms", json_figure(r.render)}, {"check", r.check},
                         {"max_abs_error", as_written(static_cast<float>(r.max_error))}, {"blends", r.blends},
                         {"circle_tile_pairs", r.pairs}, {"coverage_tests_upper_bound", r.tests},
                         {"peak_device_bytes", r.peak_bytes}};
-    for (const auto& [n, ms] : r.stages) e["stages"][n] = rounded(ms);
+    for (const auto& [n, ms] : r.stages) e["stages"][n] = json_figure(ms);
     if (cpuref_total.count(r.scene) && r.total_median > 0)
-        e["speedup_vs_cpuref"] = rounded(cpuref_total.at(r.scene) / r.total_median);
+        e["speedup_vs_cpuref"] = json_figure(cpuref_total.at(r.scene) / r.total_median);
     return e;
 }
 
@@ -319,8 +317,7 @@ void write_json(std::FILE* out, const BenchArgs& args, const BenchPlan& plan, co
     const std::map<std::string, double> cpuref_total = cpuref_totals(results);
     for (const auto& r : results) j["results"].push_back(result_json(r, cpuref_total));
     for (const auto& [name, why] : plan.unavailable) j["unavailable"][name] = why;
-    write_text_file(args.json_path, j.dump(2) + "\n");
-    if (args.json_path != kStandardOutputPath) std::fprintf(out, "Wrote %s\n", args.json_path.c_str());
+    write_data_file(out, args.json_path, j.dump(2) + "\n");
 }
 
 void write_csv(std::FILE* out, const BenchArgs& args, const std::vector<BenchResult>& results) {
@@ -337,8 +334,7 @@ void write_csv(std::FILE* out, const BenchArgs& args, const std::vector<BenchRes
                           r.check.c_str(), r.blends, r.pairs);
         csv += line;
     }
-    write_text_file(args.csv_path, csv);
-    if (args.csv_path != kStandardOutputPath) std::fprintf(out, "Wrote %s\n", args.csv_path.c_str());
+    write_data_file(out, args.csv_path, csv);
 }
 
 }  // namespace

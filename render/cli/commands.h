@@ -129,4 +129,13 @@ int run_profile(const ProfileArgs& args, const char* argv0);
 /// data; else stdout. Throws std::invalid_argument when two of them are.
 std::FILE* report_stream(const std::vector<std::string>& data_paths);
 
+/// Writes `text` to the data output `path` (write_text_file: atomically, or
+/// to standard output for "-") and says "Wrote PATH" on `report` unless it
+/// went to standard output. Throws FileError.
+void write_data_file(std::FILE* report, const std::string& path, const std::string& text);
+
+/// A time in ms, or a ratio, as the JSON and CSV outputs give it: 4
+/// significant digits (the rest is run-to-run noise).
+double json_figure(double v);
+
 }  // namespace cr

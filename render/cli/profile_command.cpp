@@ -90,10 +90,7 @@ int run_profile(const ProfileArgs& a, const char* argv0) {
     print_profile(out, t, what);
     if (!a.compare_path.empty())
         std::fprintf(out, "\nCompared with %s:\n%s", a.compare_path.c_str(), format_profile_compare(old, t).c_str());
-    if (!a.json_path.empty()) {
-        write_text_file(a.json_path, profile_to_json(t, what));
-        if (a.json_path != kStandardOutputPath) std::fprintf(out, "Wrote %s\n", a.json_path.c_str());
-    }
+    if (!a.json_path.empty()) write_data_file(out, a.json_path, profile_to_json(t, what));
     return kExitOk;
 }
 

@@ -106,14 +106,13 @@ void print_timings(std::FILE* out, const FrameTimes& t) {
 }
 
 /// A time in ms for JSON: 4 significant digits (the rest is noise).
-double json_ms(double ms) { return round_significant(ms, 4); }
 
 nlohmann::json timings_json(const Renderer& r, const Scene& scene, const RenderPlan& p, const FrameTimes& t) {
     nlohmann::json j = {{"scene", scene.name}, {"renderer", r.name()}, {"width", p.width}, {"height", p.height},
                         {"seed", p.seed}, {"frames", {p.range.start, p.range.end}}, {"counted_frames", t.counted},
-                        {"clear_ms", json_ms(t.clear_ms)}, {"advance_ms", json_ms(t.advance_ms)},
-                        {"render_ms", json_ms(t.render_ms)}, {"total_ms", json_ms(t.total_ms)}};
-    for (const auto& s : t.stages) j["stages"].push_back({{"name", s.name}, {"course", s.course}, {"ms", json_ms(s.ms)}});
+                        {"clear_ms", json_figure(t.clear_ms)}, {"advance_ms", json_figure(t.advance_ms)},
+                        {"render_ms", json_figure(t.render_ms)}, {"total_ms", json_figure(t.total_ms)}};
+    for (const auto& s : t.stages) j["stages"].push_back({{"name", s.name}, {"course", s.course}, {"ms", json_figure(s.ms)}});
     if (r.peak_device_bytes()) j["peak_device_bytes"] = r.peak_device_bytes();
     return j;
 }
@@ -241,6 +240,13 @@ FrameTimes render_frames_and_files(Renderer& r, const RenderArgs& a, const Rende
 
 }  // namespace
 
+void write_data_file(std::FILE* report, const std::string& path, const std::string& text) {
+    write_text_file(path, text);
+    if (path != kStandardOutputPath) std::fprintf(report, "Wrote %s\n", path.c_str());
+}
+
+double json_figure(double v) { return round_significant(v, 4); }
+
 std::FILE* report_stream(const std::vector<std::string>& data_paths) {
     int to_stdout = 0;
     for (const auto& p : data_paths) to_stdout += !p.empty() && classify_output(p) == OutputTarget::StandardOutput;
@@ -269,10 +275,7 @@ int run_render(const RenderArgs& a) {
     const FrameTimes t = render_frames_and_files(*r, a, p, out);
     nlohmann::json j = timings_json(*r, scene, p, t);
     const int code = a.check || !a.diff_path.empty() ? check_last_frame(*r, scene, a, p, out, j) : kExitOk;
-    if (!a.json_path.empty()) {
-        write_text_file(a.json_path, j.dump(2) + "\n");
-        if (a.json_path != kStandardOutputPath) std::fprintf(out, "Wrote %s\n", a.json_path.c_str());
-    }
+    if (!a.json_path.empty()) write_data_file(out, a.json_path, j.dump(2) + "\n");
     return code;
 }
 
