@@ -16,26 +16,39 @@ export LD_LIBRARY_PATH=$PWD/.dev:${LD_LIBRARY_PATH:-} CR_REFERENCE_DIR=$PWD/refe
 export CR_FIXTURES_DIR=$PWD/.dev/students
 OUT=${OUT:-/tmp/out}; L=$OUT/logs; mkdir -p "$L"
 R=$PWD/.dev/render F=$PWD/.dev/students
+SCENES="rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle"
 say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+
+# The GPU tests (kernels, stages, snow, student fixtures, teaching variants).
+run_gpu_tests() {
+  timeout 420 ./.dev/gpu_tests --gtest_brief=1 > "$L/gpu_tests.txt" 2>&1; say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+}
+
+# compute-sanitizer through scripts/gpu_sanitize.sh (its SANITIZE_* knobs
+# narrow it); the log is $L/sanitize_$1.txt.
+sanitize() {
+  RENDER=$R SANITIZE_TOOLS="memcheck racecheck synccheck" bash scripts/gpu_sanitize.sh > "$L/sanitize_$1.txt" 2>&1
+  say "$1: $(tail -n 1 "$L/sanitize_$1.txt")"; grep -E ' rc=[1-9]' "$L/sanitize_$1.txt" | tee -a "$OUT/summary.txt"
+}
 
 part_tests() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  # GPU tests (kernels, stages, snow, student fixtures, teaching variants)
-  timeout 420 ./.dev/gpu_tests --gtest_brief=1 > "$L/gpu_tests.txt" 2>&1; say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ')"
-  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
-  sanitize
+  run_gpu_tests
+  SANITIZE_KERNELS="naive tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" SANITIZE_OPTIONS=default \
+    sanitize kernels  # 36 runs: fits the call with the tests
 }
 
 part_check() {
   # --check of every kernel on every scene at 1024 (three kernels in parallel)
   for k in naive tiled persistent; do
-    ( for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+    ( for s in $SCENES; do
         if [ $k = naive ] && [ "$s" = rand1M -o "$s" = micro2M ]; then continue; fi
         $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
       done ) > "$L/checks_$k.txt" &
   done
   wait
-  say "kernel checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of 40 PASS"; cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  say "kernel checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"; cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
   # 3. snow frames 0..1000 at 256 on every kernel; snowsingle from a 100000-flake .par at 512 and 1024
   for k in naive tiled persistent; do for f in 0 150 300 600 1000; do
     $R --scene snow -r $k -b $f:$((f+1)) --size 256 --check > "$L/snow_${k}_$f.txt" 2>&1; echo "snow $k frame $f rc=$? $(tail -n 1 "$L/snow_${k}_$f.txt")"
@@ -47,9 +60,9 @@ part_check() {
 }
 
 student_cli() {
-  for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+  for s in $SCENES; do
     $R --student $F/correct --scene $s --check > "$L/student_correct_$s.txt" 2>&1; echo "correct $s rc=$? $(tail -n 1 "$L/student_correct_$s.txt")"
-  done > "$L/student_correct.txt"; say "student correct fixture --check: $(grep -c 'rc=0 PASS' "$L/student_correct.txt") of 14 PASS"; grep -v 'rc=0 PASS' "$L/student_correct.txt" | tee -a "$OUT/summary.txt"
+  done > "$L/student_correct.txt"; say "student correct fixture --check: $(grep -c 'rc=0 PASS' "$L/student_correct.txt") of $(wc -l < "$L/student_correct.txt") PASS"; grep -v 'rc=0 PASS' "$L/student_correct.txt" | tee -a "$OUT/summary.txt"
   $R --student $F/racy --scene rand10k --size 512 --check > "$L/student_racy.txt" 2>&1; say "racy rc=$? $(grep -c 'changes between runs' "$L/student_racy.txt") race report, $(grep -c 'circles covering it' "$L/student_racy.txt") pixel story"
   $R --student $F/out_of_bounds --scene rgb > "$L/student_oob.txt" 2>&1; say "oob rc=$? $(tail -n 1 "$L/student_oob.txt")"
   $R --student $F/hang --scene rgb --student-timeout 5 > "$L/student_hang.txt" 2>&1; say "hang rc=$? $(tail -n 1 "$L/student_hang.txt")"
@@ -57,17 +70,6 @@ student_cli() {
   for fx in define_uint no_scan_block_dim; do $R --student $F/$fx --scene rand10k --check > "$L/student_$fx.txt" 2>&1; say "$fx rc=$? $(tail -n 1 "$L/student_$fx.txt")"; done
   $R bench --renderers student,tiled,persistent --student $F/correct --scenes rgb,rand10k,rand100k,pattern --timing course --repeat 3 > "$L/bench_student.txt" 2>&1; say "bench student,tiled,persistent (course timing) rc=$?"
   timeout 500 $R grade --student $F/correct --seed 7 --json "$L/grade.json" > "$L/grade.txt" 2>&1; say "grade rc=$? $(grep 'Total score' "$L/grade.txt") $(grep 'Also checked' "$L/grade.txt")"
-}
-
-sanitize() {
-  for t in memcheck racecheck synccheck; do
-    for spec in "rand10k tiled" "rand10k persistent" "snowsingle tiled" "rgb naive" "fireworks tiled"; do set -- $spec
-      timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene $1 -r $2 --size 96x80 --frames 0:2 > "$L/san_${t}_$1_$2.txt" 2>&1; echo "$t $1 $2 rc=$?"
-    done
-    for opt in fill=thread list=split cull=warp; do
-      CR_CUDA_OPTIONS=$opt timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene rand10k -r tiled --size 96x80 > "$L/san_${t}_$opt.txt" 2>&1; echo "$t rand10k $opt rc=$?"
-    done
-  done > "$L/sanitize.txt"; say "compute-sanitizer: $(grep -c 'rc=0' "$L/sanitize.txt") of 24 clean"; grep -v 'rc=0' "$L/sanitize.txt" | tee -a "$OUT/summary.txt"
 }
 
 part_measure() {
@@ -98,19 +100,13 @@ profiles() {
 
 part_final() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$L/device.txt"
-  timeout 420 ./.dev/gpu_tests --gtest_brief=1 > "$L/gpu_tests.txt" 2>&1; say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ')"
-  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  run_gpu_tests
   grep -E '^ftb ' "$L/gpu_tests.txt" > "$L/ftb_errors.txt"
   say "ftb max abs error over the GPU tests: $(awk '{print $NF}' "$L/ftb_errors.txt" | sort -g | tail -1)"
-  for s in rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle; do
+  for s in $SCENES; do
     $R --scene $s -r ftb --check > "$L/ftb_$s.txt" 2>&1; echo "ftb $s rc=$? $(grep -o 'max abs error [^,]*' "$L/ftb_$s.txt") $(tail -n 1 "$L/ftb_$s.txt")"
-  done > "$L/ftb_checks.txt"; say "ftb --check at 1024: $(grep -c 'rc=0' "$L/ftb_checks.txt") of 14 PASS"; cat "$L/ftb_checks.txt" >> "$OUT/summary.txt"
-  for t in memcheck racecheck synccheck; do
-    for spec in "rand10k 96x80" "snowsingle 96x80" "rgb 33x17"; do set -- $spec
-      timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene $1 -r ftb --size $2 --frames 0:2 > "$L/san_ftb_${t}_$1.txt" 2>&1; echo "$t $1 rc=$?"
-    done
-    CR_CUDA_OPTIONS=batch=300,direct=0 timeout 120 compute-sanitizer --tool $t --error-exitcode 9 $R --scene rand10k -r ftb --size 96x80 > "$L/san_ftb_${t}_batched.txt" 2>&1; echo "$t batched rc=$?"
-  done > "$L/sanitize_ftb.txt"; say "compute-sanitizer on ftb: $(grep -c 'rc=0' "$L/sanitize_ftb.txt") of 12 clean"; grep -v 'rc=0' "$L/sanitize_ftb.txt" | tee -a "$OUT/summary.txt"
+  done > "$L/ftb_checks.txt"; say "ftb --check at 1024: $(grep -c 'rc=0' "$L/ftb_checks.txt") of $(wc -l < "$L/ftb_checks.txt") PASS"; cat "$L/ftb_checks.txt" >> "$OUT/summary.txt"
+  SANITIZE_KERNELS=ftb SANITIZE_OPTIONS="default batch=300,direct=0" sanitize ftb
   $R bench --repeat 3 --renderers tiled,persistent,ftb --json "$L/bench_final.json" > "$L/bench_final.txt" 2>/dev/null
   say "$(grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)' "$L/bench_final.txt" | grep -v '=')"
   grep -E '^(rand100k|biglittle|rand1M|micro2M|snowsingle) +ftb' "$L/bench_final.txt" | grep '=' | tee -a "$OUT/summary.txt"
