@@ -20,7 +20,6 @@
 #include "render/core/numbers.h"
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
-#include "render/student/student_build.h"
 #include "scenes/scene.h"
 
 #ifndef RENDER_EXE
@@ -28,6 +27,7 @@
 #endif
 
 #include "tests/file_checks.h"
+#include "tests/student_fixtures.h"
 
 namespace {
 
@@ -630,28 +630,23 @@ namespace {
 // ---- the student's renderer on the command line (building needs nvcc;
 // running needs a GPU: without one the run says so, exit 3) -----------------
 
-/// The assembled student fixtures (tests/students/ in the build tree).
-std::string fixtures() {
-    const char* env = std::getenv("CR_FIXTURES_DIR");
-    return env ? env : CR_FIXTURES_DIR;
-}
+using cr::testing_students::fixture_cache_root;
+using cr::testing_students::fixture_root;
 
 /// Builds go to the build tree's cache (shared with test_student.cpp), not the user's.
-std::string student_cache_env() { return "CR_STUDENT_CACHE='" + fixtures() + "/../student-cache'"; }
-
-bool have_nvcc() { return !cr::student::find_nvcc().empty(); }
+std::string student_cache_env() { return "CR_STUDENT_CACHE='" + fixture_cache_root() + "'"; }
 
 TEST_F(Cli, StudentBuildOnlySaysWhereTheBuildIs) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' --build-only");
+    REQUIRE_NVCC();
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/correct' --build-only");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_CONTAINS(r.out, "libstudent.so");
     EXPECT_CONTAINS(r.out, "your files: cudaRenderer.cu cudaRenderer.h");
 }
 
 TEST_F(Cli, StudentCompileErrorNamesTheStudentsFile) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/compile_error' --build-only");
+    REQUIRE_NVCC();
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/compile_error' --build-only");
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     EXPECT_CONTAINS(r.err, "/compile_error/fixture_kernels.cu_inl(6): error: identifier \"pixelShade\" is undefined");
     EXPECT_CONTAINS(r.err, "did not compile");
@@ -690,9 +685,9 @@ TEST_F(Cli, StudentRendererOptionsAreChecked) {
 }
 
 TEST_F(Cli, StudentWithoutAGpuExits3AfterBuilding) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
+    REQUIRE_NVCC();
     if (cr::cuda_device_available()) GTEST_SKIP() << "this machine has a GPU: the GPU tests run the fixtures";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' rgb --check");
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/correct' rgb --check");
     EXPECT_EQ(r.code, 3) << r.out << r.err;
     EXPECT_CONTAINS(r.err, "renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found");
 }
