@@ -1,13 +1,61 @@
-// Small checks on what is on disk, for the output tests (links, devices).
+// Files for the tests: a temporary folder (TempDir), a whole file's bytes
+// (slurp), a folder's names (entries), and small checks on what is on disk
+// for the output tests (links, devices).
 #pragma once
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 
 namespace cr::testing_files {
+
+/// The whole contents of file `path`, byte for byte ("" when it cannot be read).
+inline std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+/// The names in folder `dir` (without . and ..); empty when it cannot be read.
+inline std::set<std::string> entries(const std::string& dir) {
+    std::set<std::string> out;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (const dirent* e = readdir(d)) {
+            const std::string n = e->d_name;
+            if (n != "." && n != "..") out.insert(n);
+        }
+        closedir(d);
+    }
+    return out;
+}
+
+/// A fresh empty folder /tmp/cr_test_<tag>_XXXXXX, removed with everything in
+/// it when this object goes; path() is "" when it could not be made.
+class TempDir {
+public:
+    explicit TempDir(const std::string& tag) {
+        std::string tmpl = "/tmp/cr_test_" + tag + "_XXXXXX";
+        if (const char* d = mkdtemp(tmpl.data())) path_ = d;
+    }
+    ~TempDir() {
+        if (!path_.empty()) std::system(("rm -rf '" + path_ + "'").c_str());
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    const std::string& path() const { return path_; }
+    /// The names in the folder (without . and ..).
+    std::set<std::string> entries() const { return testing_files::entries(path_); }
+
+private:
+    std::string path_;
+};
 
 /// True when `link` is a symbolic link whose text is exactly `to`.
 inline bool is_symlink_to(const std::string& link, const std::string& to) {

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
@@ -36,27 +35,18 @@ struct CmdResult {
     std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
+using cr::testing_files::slurp;
+using cr::testing_files::TempDir;
 
 bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
 }
 
+/// Each test in a fresh folder `dir` under /tmp, removed afterwards.
 class Cli : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/cr_test_cli_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        ASSERT_NE(d, nullptr);
-        dir = d;
-    }
-    void TearDown() override {
-        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
-    }
+    void SetUp() override { ASSERT_FALSE(dir.empty()) << "mkdtemp failed"; }
     /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr;
     /// in folder `cwd` when given (else the test's own working directory).
     CmdResult render(const std::string& args, const std::string& cwd = "") { return render_env("", args, cwd); }
@@ -72,7 +62,8 @@ protected:
         r.err = slurp(err);
         return r;
     }
-    std::string dir;
+    TempDir tmp{"cli"};
+    const std::string dir = tmp.path();
 };
 
 #define EXPECT_CONTAINS(haystack, needle) \

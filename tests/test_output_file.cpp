@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -19,7 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -33,36 +31,16 @@
 
 namespace {
 
+using cr::testing_files::entries;
 using cr::testing_files::is_char_device;
 using cr::testing_files::is_symlink_to;
+using cr::testing_files::slurp;
+using cr::testing_files::TempDir;
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-/// The names in folder `dir` (without . and ..).
-std::set<std::string> entries(const std::string& dir) {
-    std::set<std::string> out;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (const dirent* e = readdir(d))
-            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) out.insert(e->d_name);
-        closedir(d);
-    }
-    return out;
-}
-
+/// Each test in a fresh folder `dir` under /tmp, removed afterwards.
 class OutputFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/cr_test_out_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        ASSERT_NE(d, nullptr);
-        dir = d;
-    }
-    void TearDown() override {
-        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
-    }
+    void SetUp() override { ASSERT_FALSE(dir.empty()) << "mkdtemp failed"; }
     /// Makes character device c MAJOR MINOR at dir/name; skips the test
     /// when that is not allowed (not root).
     std::string make_device(const std::string& name, unsigned major_no, unsigned minor_no) {
@@ -70,7 +48,8 @@ protected:
         if (mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) != 0) return "";
         return path;
     }
-    std::string dir;
+    TempDir tmp{"out"};
+    const std::string dir = tmp.path();
 };
 
 #define SKIP_WITHOUT_MKNOD(path) \
