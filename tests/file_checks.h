@@ -1,7 +1,10 @@
 // Files for the tests: a temporary folder (TempDir), a whole file's bytes
-// (slurp), a folder's names (entries), and small checks on what is on disk
-// for the output tests (links, devices).
+// (slurp), a folder's names (entries), small checks on what is on disk for
+// the output tests (links, devices), and character devices made with mknod
+// (MAKE_CHAR_DEVICE_OR_SKIP(): needs root, the test is skipped elsewhere).
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -73,4 +76,18 @@ inline bool is_char_device(const std::string& path, unsigned major_no, unsigned 
            minor(st.st_rdev) == minor_no;
 }
 
+/// Makes character device c MAJOR MINOR at `path`; false when mknod is not
+/// allowed (not root).
+inline bool make_char_device(const std::string& path, unsigned major_no, unsigned minor_no) {
+    return mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) == 0;
+}
+
 }  // namespace cr::testing_files
+
+/// Makes character device c MAJOR MINOR at `path`, or skips the current test
+/// (with the reason) when mknod is not allowed.
+#define MAKE_CHAR_DEVICE_OR_SKIP(path, major_no, minor_no)                                  \
+    do {                                                                                    \
+        if (!::cr::testing_files::make_char_device((path), (major_no), (minor_no)))         \
+            GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root"; \
+    } while (0)

@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -417,12 +416,6 @@ namespace {
 using cr::testing_files::is_char_device;
 using cr::testing_files::is_symlink_to;
 
-/// Character device c MAJOR MINOR at `path`; false when mknod is not
-/// allowed (not root).
-bool make_device(const std::string& path, unsigned major_no, unsigned minor_no) {
-    return mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) == 0;
-}
-
 int count_of(const std::string& text, const std::string& part) {
     int n = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
@@ -491,8 +484,8 @@ TEST_F(Cli, FifoIsWrittenInPlace) {
 
 TEST_F(Cli, NullDeviceTakesEveryOutputAndStaysADevice) {
     const std::string null_dev = dir + "/null", frame = dir + "/f_0000.png";
-    if (!make_device(null_dev, 1, 3) || !make_device(frame, 1, 3))
-        GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    MAKE_CHAR_DEVICE_OR_SKIP(null_dev, 1, 3);
+    MAKE_CHAR_DEVICE_OR_SKIP(frame, 1, 3);
     const CmdResult r = render("rgb -r cpu -s 16 -f '" + dir + "/f' --diff '" + null_dev + "' --json '" + null_dev + "'");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(is_char_device(null_dev, 1, 3));
@@ -502,7 +495,7 @@ TEST_F(Cli, NullDeviceTakesEveryOutputAndStaysADevice) {
 
 TEST_F(Cli, FullDeviceIsAnErrorExit2AndNothingWrote) {
     const std::string full_dev = dir + "/full";
-    if (!make_device(full_dev, 1, 7)) GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    MAKE_CHAR_DEVICE_OR_SKIP(full_dev, 1, 7);
     for (const std::string opts : {"rgb -r cpu -s 16 --json", "rgb -r cpu -s 16 --diff",
                                    "bench --scenes rgb --renderers cpu --size 16 --repeat 1 --frames 0:1 --csv"}) {
         const CmdResult r = render(opts + " '" + full_dev + "'");
