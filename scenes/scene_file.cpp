@@ -6,7 +6,8 @@
 //   x y z vx vy vz radius r g b     N lines, one circle each
 // and the course's particle format (.par, docs/SCENE_FORMAT.md): a count N,
 // then N lines of x y z vx vy vz radius; a still, white, snow-shaded scene.
-// Both share the line handling (LineReader), the count and the number parsing.
+// Both are read by one parser (parse_items) driven by a small Format
+// description: wording, the numbers on a line, header lines, colors.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -63,6 +64,22 @@ struct Wording {
 constexpr Wording kSceneWords{"circle", "scene file"};
 constexpr Wording kParticleWords{"particle", "particle file"};
 
+/// One of the two text formats: its wording, the numbers on an item line and
+/// how they make a circle.
+struct Format {
+    Wording words;
+    const char* const* fields;  // the names of the numbers on an item line
+    int field_count;
+    int radius_field;           // the index of "radius" in fields
+    bool headers;               // 'shade' and 'motion' lines allowed before the count
+    bool colored;               // r g b are fields 7..9; otherwise the circle is white
+};
+
+constexpr int kMaxFields = 10;
+constexpr const char* kSceneFields[kMaxFields] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
+constexpr Format kSceneFormat{kSceneWords, kSceneFields, 10, 6, true, true};
+constexpr Format kParticleFormat{kParticleWords, kSceneFields, 7, 6, false, false};  // x .. radius
+
 /// The lines of a file's text one at a time, numbered from 1: skips a UTF-8
 /// byte-order mark (some editors write one), comments and blank lines;
 /// rejects lines over 4096 characters and NUL bytes. Errors name the file
@@ -114,9 +131,9 @@ long long parse_count(const std::string& first, std::istringstream& words, const
 /// Reads exactly `n` numbers of one item line into `out`, each like
 /// fscanf("%f") (strtof: the decimal rounded straight to float); `fields`
 /// names them in messages. Non-numbers, non-finite values, too few or too
-/// many numbers and a negative value of field "radius" fail.
-void parse_numbers(std::istringstream& words, const char* const* fields, int n, float* out, const LineReader& in,
-                   const Wording& w) {
+/// many numbers and a negative value of field `radius_field` fail.
+void parse_numbers(std::istringstream& words, const char* const* fields, int n, int radius_field, float* out,
+                   const LineReader& in, const Wording& w) {
     std::string tok, radius_text;
     int f = 0;
     while (words >> tok) {
@@ -129,7 +146,7 @@ void parse_numbers(std::istringstream& words, const char* const* fields, int n, 
         // ERANGE with a finite result is underflow (a subnormal or 0): accepted.
         if (!std::isfinite(val) || (errno == ERANGE && std::fabs(val) > 1.f))
             in.fail(std::string("field ") + fields[f] + ": '" + printable(tok) + "' is not a finite float");
-        if (std::strcmp(fields[f], "radius") == 0) radius_text = tok;
+        if (f == radius_field) radius_text = tok;
         out[f++] = val;
     }
     if (f < n) {
@@ -137,9 +154,7 @@ void parse_numbers(std::istringstream& words, const char* const* fields, int n, 
         for (int k = 0; k < n; ++k) names += (k ? " " : "") + std::string(fields[k]);
         in.fail("expected " + std::to_string(n) + " numbers (" + names + "), got " + std::to_string(f));
     }
-    for (int k = 0; k < n; ++k)
-        if (std::strcmp(fields[k], "radius") == 0 && out[k] < 0)
-            in.fail("radius " + printable(radius_text) + " is negative");
+    if (out[radius_field] < 0) in.fail("radius " + printable(radius_text) + " is negative");
 }
 
 /// After the last line: fails when there was no count or fewer items than it said.
@@ -191,12 +206,10 @@ std::string read_text(const std::string& path, const Wording& w) {
     return ss.str();
 }
 
-}  // namespace
-
-Scene parse_scene_text(const std::string& text, const std::string& label) {
-    static const char* const kFields[10] = {"x", "y", "z", "vx", "vy", "vz", "radius", "r", "g", "b"};
-    Scene s;
-    s.name = label;
+/// Reads the count and the item lines of `text` (file `label`) in format
+/// `fmt` into `s`, which holds the format's defaults; header lines, where the
+/// format has them, set its shading and motion.
+void parse_items(const std::string& text, const std::string& label, const Format& fmt, Scene& s) {
     long long expected = -1, read = 0;
     std::string count_text;
     LineReader in(text, label);
@@ -206,56 +219,45 @@ Scene parse_scene_text(const std::string& text, const std::string& label) {
         if (expected < 0) {
             std::string first;
             words >> first;
-            if (first == "shade" || first == "motion") {
+            if (fmt.headers && (first == "shade" || first == "motion")) {
                 apply_header(first, words, s, in);
                 continue;
             }
-            expected = parse_count(first, words, in, kSceneWords);
+            expected = parse_count(first, words, in, fmt.words);
             count_text = printable(first);  // quoted as written in messages
             s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
             continue;
         }
-        if (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0)
+        if (fmt.headers && (line.rfind("shade", 0) == 0 || line.rfind("motion", 0) == 0))
             in.fail("'shade' and 'motion' lines must come before the circle count");
-        if (read >= expected) in.fail("more circle lines than the count " + count_text + " says");
-        float v[10];
-        parse_numbers(words, kFields, 10, v, in, kSceneWords);
-        append_circle(s, v, v[7], v[8], v[9]);
+        if (read >= expected)
+            in.fail(std::string("more ") + fmt.words.item + " lines than the count " + count_text + " says");
+        float v[kMaxFields];
+        parse_numbers(words, fmt.fields, fmt.field_count, fmt.radius_field, v, in, fmt.words);
+        if (fmt.colored) append_circle(s, v, v[7], v[8], v[9]);
+        else append_circle(s, v, 1.f, 1.f, 1.f);  // white, as the course's snow flakes
         ++read;
     }
-    check_complete(expected, count_text, read, in, kSceneWords);
+    check_complete(expected, count_text, read, in, fmt.words);
+}
+
+}  // namespace
+
+Scene parse_scene_text(const std::string& text, const std::string& label) {
+    Scene s;
+    s.name = label;
+    parse_items(text, label, kSceneFormat, s);
     return s;
 }
 
 Scene load_scene_file(const std::string& path) { return parse_scene_text(read_text(path, kSceneWords), path); }
 
 Scene parse_particle_text(const std::string& text, const std::string& label) {
-    static const char* const kFields[7] = {"x", "y", "z", "vx", "vy", "vz", "radius"};
     Scene s;
     s.name = label;
     s.shade = ShadeMode::Snow;
     s.motion = Motion::None;
-    long long expected = -1, read = 0;
-    std::string count_text;
-    LineReader in(text, label);
-    std::string line;
-    while (in.next(line)) {
-        std::istringstream words(line);
-        if (expected < 0) {
-            std::string first;
-            words >> first;
-            expected = parse_count(first, words, in, kParticleWords);
-            count_text = printable(first);  // quoted as written in messages
-            s.x.reserve(static_cast<size_t>(std::min<long long>(expected, 1 << 20)));
-            continue;
-        }
-        if (read >= expected) in.fail("more particle lines than the count " + count_text + " says");
-        float v[7];
-        parse_numbers(words, kFields, 7, v, in, kParticleWords);
-        append_circle(s, v, 1.f, 1.f, 1.f);  // white, as the course's snow flakes
-        ++read;
-    }
-    check_complete(expected, count_text, read, in, kParticleWords);
+    parse_items(text, label, kParticleFormat, s);
     return s;
 }
 

@@ -4,14 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
@@ -20,7 +18,6 @@
 #include "render/core/numbers.h"
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
-#include "render/student/student_build.h"
 #include "scenes/scene.h"
 
 #ifndef RENDER_EXE
@@ -28,6 +25,7 @@
 #endif
 
 #include "tests/file_checks.h"
+#include "tests/student_fixtures.h"
 
 namespace {
 
@@ -36,27 +34,18 @@ struct CmdResult {
     std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
+using cr::testing_files::slurp;
+using cr::testing_files::TempDir;
 
 bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
 }
 
+/// Each test in a fresh folder `dir` under /tmp, removed afterwards.
 class Cli : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/cr_test_cli_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        ASSERT_NE(d, nullptr);
-        dir = d;
-    }
-    void TearDown() override {
-        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
-    }
+    void SetUp() override { ASSERT_FALSE(dir.empty()) << "mkdtemp failed"; }
     /// Runs `render ARGS` (ARGS as a shell fragment), capturing stdout and stderr;
     /// in folder `cwd` when given (else the test's own working directory).
     CmdResult render(const std::string& args, const std::string& cwd = "") { return render_env("", args, cwd); }
@@ -72,7 +61,8 @@ protected:
         r.err = slurp(err);
         return r;
     }
-    std::string dir;
+    TempDir tmp{"cli"};
+    const std::string dir = tmp.path();
 };
 
 #define EXPECT_CONTAINS(haystack, needle) \
@@ -426,12 +416,6 @@ namespace {
 using cr::testing_files::is_char_device;
 using cr::testing_files::is_symlink_to;
 
-/// Character device c MAJOR MINOR at `path`; false when mknod is not
-/// allowed (not root).
-bool make_device(const std::string& path, unsigned major_no, unsigned minor_no) {
-    return mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) == 0;
-}
-
 int count_of(const std::string& text, const std::string& part) {
     int n = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
@@ -500,8 +484,8 @@ TEST_F(Cli, FifoIsWrittenInPlace) {
 
 TEST_F(Cli, NullDeviceTakesEveryOutputAndStaysADevice) {
     const std::string null_dev = dir + "/null", frame = dir + "/f_0000.png";
-    if (!make_device(null_dev, 1, 3) || !make_device(frame, 1, 3))
-        GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    MAKE_CHAR_DEVICE_OR_SKIP(null_dev, 1, 3);
+    MAKE_CHAR_DEVICE_OR_SKIP(frame, 1, 3);
     const CmdResult r = render("rgb -r cpu -s 16 -f '" + dir + "/f' --diff '" + null_dev + "' --json '" + null_dev + "'");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(is_char_device(null_dev, 1, 3));
@@ -511,7 +495,7 @@ TEST_F(Cli, NullDeviceTakesEveryOutputAndStaysADevice) {
 
 TEST_F(Cli, FullDeviceIsAnErrorExit2AndNothingWrote) {
     const std::string full_dev = dir + "/full";
-    if (!make_device(full_dev, 1, 7)) GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root";
+    MAKE_CHAR_DEVICE_OR_SKIP(full_dev, 1, 7);
     for (const std::string opts : {"rgb -r cpu -s 16 --json", "rgb -r cpu -s 16 --diff",
                                    "bench --scenes rgb --renderers cpu --size 16 --repeat 1 --frames 0:1 --csv"}) {
         const CmdResult r = render(opts + " '" + full_dev + "'");
@@ -630,28 +614,23 @@ namespace {
 // ---- the student's renderer on the command line (building needs nvcc;
 // running needs a GPU: without one the run says so, exit 3) -----------------
 
-/// The assembled student fixtures (tests/students/ in the build tree).
-std::string fixtures() {
-    const char* env = std::getenv("CR_FIXTURES_DIR");
-    return env ? env : CR_FIXTURES_DIR;
-}
+using cr::testing_students::fixture_cache_root;
+using cr::testing_students::fixture_root;
 
 /// Builds go to the build tree's cache (shared with test_student.cpp), not the user's.
-std::string student_cache_env() { return "CR_STUDENT_CACHE='" + fixtures() + "/../student-cache'"; }
-
-bool have_nvcc() { return !cr::student::find_nvcc().empty(); }
+std::string student_cache_env() { return "CR_STUDENT_CACHE='" + fixture_cache_root() + "'"; }
 
 TEST_F(Cli, StudentBuildOnlySaysWhereTheBuildIs) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' --build-only");
+    REQUIRE_NVCC();
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/correct' --build-only");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_CONTAINS(r.out, "libstudent.so");
     EXPECT_CONTAINS(r.out, "your files: cudaRenderer.cu cudaRenderer.h");
 }
 
 TEST_F(Cli, StudentCompileErrorNamesTheStudentsFile) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/compile_error' --build-only");
+    REQUIRE_NVCC();
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/compile_error' --build-only");
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     EXPECT_CONTAINS(r.err, "/compile_error/fixture_kernels.cu_inl(6): error: identifier \"pixelShade\" is undefined");
     EXPECT_CONTAINS(r.err, "did not compile");
@@ -690,9 +669,9 @@ TEST_F(Cli, StudentRendererOptionsAreChecked) {
 }
 
 TEST_F(Cli, StudentWithoutAGpuExits3AfterBuilding) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc on this machine";
+    REQUIRE_NVCC();
     if (cr::cuda_device_available()) GTEST_SKIP() << "this machine has a GPU: the GPU tests run the fixtures";
-    const CmdResult r = render_env(student_cache_env(), "--student '" + fixtures() + "/correct' rgb --check");
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/correct' rgb --check");
     EXPECT_EQ(r.code, 3) << r.out << r.err;
     EXPECT_CONTAINS(r.err, "renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found");
 }

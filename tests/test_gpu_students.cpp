@@ -14,20 +14,18 @@
 #include "scenes/scene.h"
 
 #include "tests/gpu_skip.h"
+#include "tests/student_fixtures.h"
 
 namespace cr {
 namespace {
 
-/// The assembled fixtures: $CR_FIXTURES_DIR (e.g. on another machine), else the build tree's.
-std::string fixture_root() {
-    const char* env = std::getenv("CR_FIXTURES_DIR");
-    return env ? env : CR_FIXTURES_DIR;
-}
+using testing_students::fixture_cache_root;
+using testing_students::fixture_root;
 
 std::unique_ptr<student::StudentRenderer> fixture_renderer(const std::string& name, double timeout_s = 30) {
     student::BuildOptions bo;
     bo.dir = fixture_root() + "/" + name;
-    bo.cache_root = fixture_root() + "/../student-cache";
+    bo.cache_root = fixture_cache_root();
     student::StudentOptions so;
     so.library = student::build_student(bo).library;
     so.call_timeout_s = timeout_s;

@@ -1,7 +1,6 @@
 // Image files (render/image.h) and image comparison (render/compare.h).
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,8 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,43 +22,15 @@
 #include "render/compare.h"
 #include "render/image_io.h"
 
+#include "tests/file_checks.h"
+
 namespace {
 
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
-/// A fresh empty folder under /tmp, removed (with its files) at the end.
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/cr_test_image_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        if (d) path_ = d;
-    }
-    ~TempDir() {
-        if (!path_.empty()) std::system(("rm -rf '" + path_ + "'").c_str());
-    }
-    const std::string& path() const { return path_; }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> out;
-        if (DIR* d = opendir(path_.c_str())) {
-            while (dirent* e = readdir(d)) {
-                const std::string n = e->d_name;
-                if (n != "." && n != "..") out.push_back(n);
-            }
-            closedir(d);
-        }
-        return out;
-    }
-
-private:
-    std::string path_;
-};
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
+using cr::testing_files::slurp;
+using cr::testing_files::TempDir;
 
 void set(cr::Image& img, int i, int j, float r, float g, float b, float a = 1.f) {
     float* p = img.pixel(i, j);
@@ -115,11 +86,11 @@ TEST(Image, ToRgb8TruncatesClampsAndFlips) {
 }
 
 TEST(Image, PpmBytesAreTopRowFirst) {
-    TempDir dir;
+    TempDir dir("image");
     const std::string path = dir.path() + "/a.ppm";
     cr::write_image(sample_image(), path, cr::ImageFormat::Ppm);
     const std::string header = "P6\n3 2\n255\n";
-    const std::string bytes = read_file(path);
+    const std::string bytes = slurp(path);
     ASSERT_EQ(bytes.size(), header.size() + 18);
     EXPECT_EQ(bytes.substr(0, header.size()), header);
     const std::vector<uint8_t> body(bytes.begin() + header.size(), bytes.end());
@@ -128,19 +99,19 @@ TEST(Image, PpmBytesAreTopRowFirst) {
 }
 
 TEST(Image, PngRoundTrip) {
-    TempDir dir;
+    TempDir dir("image");
     const std::string path = dir.path() + "/a.png";
     cr::write_image(sample_image(), path, cr::ImageFormat::Png);
-    const std::string bytes = read_file(path);
+    const std::string bytes = slurp(path);
     ASSERT_GE(bytes.size(), 8u);
     EXPECT_EQ(bytes.substr(1, 3), "PNG");
     expect_sample_read_back(cr::read_image(path));
     // Only the image is left behind (no temporary).
-    EXPECT_EQ(dir.entries(), std::vector<std::string>{"a.png"});
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"a.png"});
 }
 
 TEST(Image, PngBytesWithAlpha) {
-    TempDir dir;
+    TempDir dir("image");
     const std::string path = dir.path() + "/rgba.png";
     const std::vector<uint8_t> px = {10, 20, 30, 40, 50, 60, 70, 80};  // 2 x 1 RGBA
     cr::write_png_bytes(path, 2, 1, 4, px.data());
@@ -165,16 +136,16 @@ TEST(Image, WriteToMissingFolderThrows) {
 
 TEST(Image, FailedRenameLeavesNoTemporaryFile) {
     // The target is a folder: the temporary is written, the rename fails.
-    TempDir dir;
+    TempDir dir("image");
     const std::string target = dir.path() + "/sub";
     ASSERT_EQ(mkdir(target.c_str(), 0755), 0);
     EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Png), cr::FileError);
     EXPECT_THROW(cr::write_image(sample_image(), target, cr::ImageFormat::Ppm), cr::FileError);
-    EXPECT_EQ(dir.entries(), std::vector<std::string>{"sub"});
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"sub"});
 }
 
 TEST(Image, ExistingFileIsNotClobberedWhenTheWriteFails) {
-    TempDir dir;
+    TempDir dir("image");
     const std::string path = dir.path() + "/keep.png";
     { std::ofstream(path) << "original contents"; }
     // A file-size limit below the image's size makes the write fail midway
@@ -194,15 +165,15 @@ TEST(Image, ExistingFileIsNotClobberedWhenTheWriteFails) {
     setrlimit(RLIMIT_FSIZE, &old_limit);
     std::signal(SIGXFSZ, old_handler);
     EXPECT_EQ(message, "cannot write '" + path + "': " + std::strerror(EFBIG));
-    EXPECT_EQ(read_file(path), "original contents");
-    EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.png"});  // no temporary left
+    EXPECT_EQ(slurp(path), "original contents");
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"keep.png"});  // no temporary left
     // And a successful write replaces it.
     cr::write_image(sample_image(), path, cr::ImageFormat::Png);
     expect_sample_read_back(cr::read_image(path));
 }
 
 TEST(Image, ReadErrorsThrow) {
-    TempDir dir;
+    TempDir dir("image");
     EXPECT_THROW(cr::read_image(dir.path() + "/missing.png"), cr::FileError);
     const std::string junk = dir.path() + "/junk.png";
     { std::ofstream(junk) << "this is not a png"; }

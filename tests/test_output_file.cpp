@@ -7,11 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,7 +17,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -33,48 +30,19 @@
 
 namespace {
 
+using cr::testing_files::entries;
 using cr::testing_files::is_char_device;
 using cr::testing_files::is_symlink_to;
+using cr::testing_files::slurp;
+using cr::testing_files::TempDir;
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
-/// The names in folder `dir` (without . and ..).
-std::set<std::string> entries(const std::string& dir) {
-    std::set<std::string> out;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (const dirent* e = readdir(d))
-            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) out.insert(e->d_name);
-        closedir(d);
-    }
-    return out;
-}
-
+/// Each test in a fresh folder `dir` under /tmp, removed afterwards.
 class OutputFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/cr_test_out_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        ASSERT_NE(d, nullptr);
-        dir = d;
-    }
-    void TearDown() override {
-        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
-    }
-    /// Makes character device c MAJOR MINOR at dir/name; skips the test
-    /// when that is not allowed (not root).
-    std::string make_device(const std::string& name, unsigned major_no, unsigned minor_no) {
-        const std::string path = dir + "/" + name;
-        if (mknod(path.c_str(), S_IFCHR | 0666, makedev(major_no, minor_no)) != 0) return "";
-        return path;
-    }
-    std::string dir;
+    void SetUp() override { ASSERT_FALSE(dir.empty()) << "mkdtemp failed"; }
+    TempDir tmp{"out"};
+    const std::string dir = tmp.path();
 };
-
-#define SKIP_WITHOUT_MKNOD(path) \
-    if ((path).empty()) GTEST_SKIP() << "mknod of a character device needs root; CI runs this as root"
 
 TEST_F(OutputFile, RegularFileIsReplacedAtomicallyAndKeepsItsMode) {
     const std::string path = dir + "/out.json";
@@ -199,8 +167,8 @@ TEST_F(OutputFile, DashAndTheFileOfStandardOutputGoToStandardOutput) {
 }
 
 TEST_F(OutputFile, NullDeviceStaysADevice) {
-    const std::string null_dev = make_device("null", 1, 3);
-    SKIP_WITHOUT_MKNOD(null_dev);
+    const std::string null_dev = dir + "/null";
+    MAKE_CHAR_DEVICE_OR_SKIP(null_dev, 1, 3);
     EXPECT_EQ(cr::classify_output(null_dev), cr::OutputTarget::Special);
     cr::write_text_file(null_dev, std::string(100000, 'x'));
     EXPECT_TRUE(is_char_device(null_dev, 1, 3));
@@ -208,8 +176,8 @@ TEST_F(OutputFile, NullDeviceStaysADevice) {
 }
 
 TEST_F(OutputFile, FullDeviceIsAnErrorAndStaysADevice) {
-    const std::string full_dev = make_device("full", 1, 7);
-    SKIP_WITHOUT_MKNOD(full_dev);
+    const std::string full_dev = dir + "/full";
+    MAKE_CHAR_DEVICE_OR_SKIP(full_dev, 1, 7);
     try {
         cr::write_text_file(full_dev, "{}\n");
         ADD_FAILURE() << "writing to a full device succeeded";
@@ -221,8 +189,8 @@ TEST_F(OutputFile, FullDeviceIsAnErrorAndStaysADevice) {
 }
 
 TEST_F(OutputFile, SymlinkToADeviceIsWrittenThroughTheLink) {
-    const std::string null_dev = make_device("null", 1, 3);
-    SKIP_WITHOUT_MKNOD(null_dev);
+    const std::string null_dev = dir + "/null";
+    MAKE_CHAR_DEVICE_OR_SKIP(null_dev, 1, 3);
     ASSERT_EQ(symlink("null", (dir + "/to_null").c_str()), 0);
     cr::write_text_file(dir + "/to_null", "x");
     EXPECT_TRUE(is_symlink_to(dir + "/to_null", "null"));
@@ -244,8 +212,8 @@ TEST_F(OutputFile, CheckWritableAcceptsSpecialTargets) {
 }
 
 TEST_F(OutputFile, CheckWritableMakesNoProbeFileBesideADevice) {
-    const std::string null_dev = make_device("null", 1, 3);
-    SKIP_WITHOUT_MKNOD(null_dev);
+    const std::string null_dev = dir + "/null";
+    MAKE_CHAR_DEVICE_OR_SKIP(null_dev, 1, 3);
     const int in = inotify_init1(IN_NONBLOCK);
     ASSERT_GE(in, 0);
     ASSERT_GE(inotify_add_watch(in, dir.c_str(), IN_CREATE), 0);

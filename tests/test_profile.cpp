@@ -3,19 +3,18 @@
 // the comparison and JSON.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include <string>
 
 #include "render/profile.h"
+
+#include "tests/file_checks.h"
 
 namespace cr {
 namespace {
 
+/// The text of tests/data/ncu/NAME.
 std::string recorded(const std::string& name) {
-    std::ifstream f(std::string(CR_TEST_DATA_DIR) + "/ncu/" + name);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    return testing_files::slurp(std::string(CR_TEST_DATA_DIR) + "/ncu/" + name);
 }
 
 ProfileTable tiled() {

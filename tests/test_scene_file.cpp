@@ -79,17 +79,21 @@ TEST(SceneFile, LoadsFromDisk) {
     EXPECT_EQ(s.name, path);
 }
 
-/// Parses `text`, expecting a SceneFileError at `line` whose reason contains `reason`.
-void expect_error(const std::string& text, int line, const std::string& reason) {
+using TextParser = cr::Scene (*)(const std::string& text, const std::string& label);
+
+/// Parses `text` as file `label` with `parse`, expecting a SceneFileError at
+/// `line` whose reason contains `reason`.
+void expect_error(const std::string& text, int line, const std::string& reason,
+                  TextParser parse = cr::parse_scene_text, const std::string& label = "bad.txt") {
     try {
-        cr::parse_scene_text(text, "bad.txt");
+        parse(text, label);
         ADD_FAILURE() << "accepted: " << text.substr(0, 80);
     } catch (const cr::SceneFileError& e) {
-        EXPECT_EQ(e.file, "bad.txt");
+        EXPECT_EQ(e.file, label);
         EXPECT_EQ(e.line, line) << e.what();
         EXPECT_NE(e.reason.find(reason), std::string::npos) << "reason: " << e.reason;
         EXPECT_FALSE(e.reason.empty());
-        const std::string where = line > 0 ? "bad.txt:" + std::to_string(line) + ": " : "bad.txt: ";
+        const std::string where = line > 0 ? label + ":" + std::to_string(line) + ": " : label + ": ";
         EXPECT_EQ(std::string(e.what()).rfind(where, 0), 0u) << e.what();
     } catch (const std::exception& e) {
         ADD_FAILURE() << "wrong exception type: " << e.what();
@@ -415,18 +419,9 @@ TEST(ParticleFile, CommentsBlankLinesAndAByteOrderMarkAreSkipped) {
     EXPECT_EQ(s.y[1], .5f);
 }
 
-/// Parses particle text, expecting a SceneFileError at `line` whose reason contains `reason`.
+/// expect_error() for particle text (file "bad.par").
 void expect_par_error(const std::string& text, int line, const std::string& reason) {
-    try {
-        cr::parse_particle_text(text, "bad.par");
-        ADD_FAILURE() << "accepted: " << text.substr(0, 80);
-    } catch (const cr::SceneFileError& e) {
-        EXPECT_EQ(e.file, "bad.par");
-        EXPECT_EQ(e.line, line) << e.what();
-        EXPECT_NE(e.reason.find(reason), std::string::npos) << "reason: " << e.reason;
-        const std::string where = line > 0 ? "bad.par:" + std::to_string(line) + ": " : "bad.par: ";
-        EXPECT_EQ(std::string(e.what()).rfind(where, 0), 0u) << e.what();
-    }
+    expect_error(text, line, reason, cr::parse_particle_text, "bad.par");
 }
 
 const std::string kPar = "0.5 0.5 0.5 0 0 0 0.1\n";

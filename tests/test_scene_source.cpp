@@ -12,6 +12,8 @@
 
 #include "render/scene_source.h"
 
+#include "tests/file_checks.h"
+
 namespace {
 
 /// A fresh temporary folder made the working directory for one test (the
@@ -19,26 +21,24 @@ namespace {
 class SceneSource : public ::testing::Test {
 protected:
     void SetUp() override {
-        char tmpl[] = "/tmp/cr_test_source_XXXXXX";
-        const char* d = mkdtemp(tmpl);
-        ASSERT_NE(d, nullptr);
-        dir = d;
+        ASSERT_FALSE(dir.empty()) << "mkdtemp failed";
         char buf[4096];
         ASSERT_NE(getcwd(buf, sizeof buf), nullptr);
         old_cwd = buf;
         ASSERT_EQ(chdir(dir.c_str()), 0);
     }
-    void TearDown() override {
+    void TearDown() override {  // the folder itself goes with `tmp`, after this
         if (!old_cwd.empty()) {
             EXPECT_EQ(chdir(old_cwd.c_str()), 0);
         }
-        if (!dir.empty()) std::system(("rm -rf '" + dir + "'").c_str());
     }
     static void write(const std::string& path, const std::string& text) {
         std::ofstream f(path);
         f << text;
     }
-    std::string dir, old_cwd;
+    cr::testing_files::TempDir tmp{"source"};
+    const std::string dir = tmp.path();
+    std::string old_cwd;
 };
 
 const char* kTwoFlakes = "2\n0.25 0.5 0.1 0 0 0 0.05\n0.75 0.5 0.9 1 1 1 0.025\n";

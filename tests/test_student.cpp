@@ -16,16 +16,15 @@
 #include "render/student/student_build.h"
 #include "scenes/scene.h"
 
+#include "tests/student_fixtures.h"
+
 namespace fs = std::filesystem;
 using namespace cr::student;
 
 namespace {
 
-/// The assembled fixtures: $CR_FIXTURES_DIR (e.g. on another machine), else the build tree's.
-std::string fixture_root() {
-    const char* env = std::getenv("CR_FIXTURES_DIR");
-    return env ? env : CR_FIXTURES_DIR;
-}
+using cr::testing_students::fixture_cache_root;
+using cr::testing_students::fixture_root;
 
 std::string fixture(const std::string& name) { return fixture_root() + "/" + name; }
 
@@ -33,14 +32,9 @@ std::string fixture(const std::string& name) { return fixture_root() + "/" + nam
 BuildOptions fixture_build(const std::string& name) {
     BuildOptions o;
     o.dir = fixture(name);
-    o.cache_root = fixture_root() + "/../student-cache";
+    o.cache_root = fixture_cache_root();
     return o;
 }
-
-#define REQUIRE_NVCC()                                                      \
-    do {                                                                    \
-        if (find_nvcc().empty()) GTEST_SKIP() << "no nvcc on this machine"; \
-    } while (0)
 
 TEST(ChildProcess, CapturesOutputAndExitCode) {
     const CapturedRun r = run_captured({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
@@ -185,7 +179,7 @@ TEST(StudentBuild, CompileErrorNamesTheStudentsFileAndLine) {
 
 TEST(StudentBuild, FrameworkCopiesInTheFolderAreIgnored) {
     REQUIRE_NVCC();
-    const fs::path dir = fs::path(CR_FIXTURES_DIR) / "../student-framework-copy";
+    const fs::path dir = fs::path(fixture_root()) / "../student-framework-copy";
     fs::remove_all(dir);
     fs::copy(fixture("no_scan_block_dim"), dir);
     std::ofstream(dir / "circleRenderer.h") << "#error the harness must use its own circleRenderer.h\n";
