@@ -61,7 +61,7 @@ void collect_student_files(const fs::path& dir, std::vector<std::string>& used, 
     for (const auto& entry : fs::directory_iterator(dir)) {
         if (!entry.is_regular_file()) continue;
         const std::string name = entry.path().filename().string();
-        if (!is_compiled_source(name) && !is_header(name)) continue;
+        if (!is_student_source(name)) continue;
         if (std::find(framework.begin(), framework.end(), name) != framework.end()) ignored.push_back(name);
         else used.push_back(name);
     }
@@ -180,6 +180,8 @@ void compile(const std::string& nvcc, const std::string& arch, const std::vector
 }
 
 }  // namespace
+
+bool is_student_source(const std::string& name) { return is_compiled_source(name) || is_header(name); }
 
 const std::vector<std::string>& framework_file_names() {
     static const std::vector<std::string> names = {
