@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -13,6 +12,7 @@
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
+#include "render/student/student_build.h"
 #include "inspector.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
@@ -148,13 +148,7 @@ double parse_positive(const std::string& text, const char* option, double lo, do
 
 /// Checks the workbench's options.
 void validate_workbench(const RawOptions& raw, AppOptions& o) {
-    if (!o.student.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(o.student, ec))
-            throw std::invalid_argument("--student '" + o.student + "' is not a folder: point it at your course's render/ folder");
-        if (!std::filesystem::is_regular_file(std::filesystem::path(o.student) / "cudaRenderer.cu", ec))
-            throw std::invalid_argument("--student '" + o.student + "' has no cudaRenderer.cu: point it at your course's render/ folder");
-    }
+    if (!o.student.empty()) cr::student::check_student_folder(o.student);  // the build's own check, at start
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
