@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/core/output_file.h"
+#include "render/core/renderer.h"  // cr::NoCudaDeviceError
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
@@ -33,11 +34,6 @@ ParseResult refuse(ParseResult res, const std::string& message, int code = kExit
     res.exit_code = code;
     return res;
 }
-
-/// The renderer of the command line cannot run here (no GPU).
-struct RendererUnavailable : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 /// Parses --overlay's list of tiles, listed, hit, diff, warps.
 void parse_overlays(const std::string& text, AppOptions& o) {
@@ -113,7 +109,7 @@ void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
 
 /// Checks the scene and renderer: unknown names and bad scene files throw
 /// std::invalid_argument or SceneFileError, a renderer that cannot run
-/// here RendererUnavailable.
+/// here NoCudaDeviceError (as make_renderer would).
 void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
     if (!raw.scene.empty() && !raw.scene_pos.empty() && raw.scene != raw.scene_pos)
         throw std::invalid_argument("two different scene names given");
@@ -132,7 +128,7 @@ void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
     }
     if (!o.renderer.empty()) {
         const std::string why = renderer_unavailable(o.renderer);  // unknown names throw, listing the valid ones
-        if (!why.empty()) throw RendererUnavailable(why + "; use --renderer cpu or cpuref");
+        if (!why.empty()) throw NoCudaDeviceError(why + "; use --renderer cpu or cpuref");
     }
 }
 
@@ -214,7 +210,7 @@ ParseResult parse_app_options(int argc, char** argv) {
         return refuse(res, e.what());
     } catch (const FileError& e) {
         return refuse(res, e.what());
-    } catch (const RendererUnavailable& e) {
+    } catch (const NoCudaDeviceError& e) {
         return refuse(res, e.what(), kExitNoGpu);
     }
     return res;
