@@ -137,11 +137,8 @@ void Workbench::use_library(const BuildOutcome& o) {
     const char* force = std::getenv("CR_GUI_STUDENT_WITHOUT_GPU");
     const char* standin_env = std::getenv("CR_GUI_STUDENT_STANDIN");
     const std::string standin = standin_env ? standin_env : "";
-    cannot_run_ = renderer_unavailable("student");
+    cannot_run_ = renderer_unavailable_reason("student");
     if ((force && std::string(force) == "1") || !standin.empty()) cannot_run_.clear();
-    const std::string prefix = "needs a CUDA GPU: ";
-    const size_t at = cannot_run_.find(prefix);
-    if (at != std::string::npos) cannot_run_ = cannot_run_.substr(at + prefix.size());  // the plain reason
     if (!cannot_run_.empty()) {
         lane_.unload();
         detail_ = o.summary + "; a CUDA GPU is needed to run it. The reference keeps running.";
