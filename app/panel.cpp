@@ -285,7 +285,7 @@ void stage_table(const Session& s, const Workbench& bench) {
         ImGui::TableSetupColumn("mean");
         ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
-        if (student) stage_group_row(s.renderer_name(), timing_method(s.renderer_name()));
+        if (student) stage_group_row(s.renderer_name(), s.timing_label());
         for (const StageSeries& st : s.stages()) stage_row(st, mean);
         if (student) {
             const FrameTimes sm = mean_of(lane.stage_sums());

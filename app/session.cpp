@@ -79,9 +79,11 @@ void Session::setup(int frame) {
     stages_.clear();
     sums_ = FrameTimes{};
     needs_frame_ = false;
+    timing_label_.clear();
     if (!renderer_ || width_ <= 0 || height_ <= 0) return;
     // Catch up to the frame shown before (the image is drawn by the next step).
     setup_at_frame(*renderer_, scene_, width_, height_, frame);
+    timing_label_ = timing_label_of(*renderer_);
     needs_frame_ = true;
 }
 
@@ -89,6 +91,7 @@ void Session::recover(const std::string& what, const std::exception& e) {
     std::string text = what + " failed: " + e.what();
     const int keep = renderer_ ? renderer_->frame() : 0;
     renderer_.reset();
+    timing_label_.clear();
     if (renderer_name_ == "cpu") {
         notify(text, true);
         return;
@@ -147,10 +150,10 @@ void TimingBoard::add(const std::string& renderer, const std::string& method, co
     accumulate(e->sums, times);
 }
 
-std::string timing_method(const std::string& renderer) {
-    if (renderer == "student") return "course method: host clock, cudaDeviceSynchronize after each call";
-    if (renderer == "cpu" || renderer == "cpuref") return "host clock";
-    return "cudaEvents";
+std::string timing_label_of(const Renderer& r) {
+    if (r.course_timing()) return "course method: host clock, cudaDeviceSynchronize after each call";
+    if (r.gpu_image().pixels) return "cudaEvents";
+    return "host clock";
 }
 
 std::string Session::scene_label() const {
@@ -160,7 +163,7 @@ std::string Session::scene_label() const {
 void Session::record(const std::vector<StageTime>& times) {
     accumulate(sums_, times);
     record_stages(stages_, times);
-    board_.add(renderer_name_, timing_method(renderer_name_), scene_label(), width_, height_, times);
+    board_.add(renderer_name_, timing_label_, scene_label(), width_, height_, times);
 }
 
 void Session::run_check() {

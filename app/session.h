@@ -60,10 +60,12 @@ private:
     std::vector<Entry> entries_;  ///< in order of first use
 };
 
-/// How a renderer's stages are timed, for the stage table's label:
-/// "cudaEvents" for GPU renderers, "host clock" for CPU ones, and the
-/// course's method for the student's renderer.
-std::string timing_method(const std::string& renderer);
+/// How `r`'s stages are timed, the short label of the stage table and the
+/// timing board, from the renderer's own properties (as cr::timing_method_text):
+/// the course's method when r.course_timing() (the student's renderer),
+/// "cudaEvents" when it has a device image (GPU renderers: call it once r is
+/// set up), else "host clock" (CPU renderers).
+std::string timing_label_of(const Renderer& r);
 
 /// Result of "Check vs cpuref" for one frame.
 struct CheckResult {
@@ -125,6 +127,9 @@ public:
     const std::vector<StageSeries>& stages() const { return stages_; }
     /// Sums of the stage times since the last setup (cr::mean_of for means).
     const FrameTimes& stage_sums() const { return sums_; }
+    /// How the active renderer's stages are timed (timing_label_of, taken
+    /// when it was set up; "" while none is set up).
+    const std::string& timing_label() const { return timing_label_; }
     /// Every renderer's mean times in this session (this one's and others').
     TimingBoard& timing_board() { return board_; }
     const TimingBoard& timing_board() const { return board_; }
@@ -160,6 +165,7 @@ private:
     std::string scene_note_;
     std::unique_ptr<Renderer> renderer_;
     std::string renderer_name_;
+    std::string timing_label_;
     int width_ = 0, height_ = 0;
     bool needs_frame_ = false;
     int image_version_ = 0;

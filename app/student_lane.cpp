@@ -41,6 +41,7 @@ void StudentLane::unload() {
     mismatch_history_.clear();
     stages_.clear();
     sums_ = FrameTimes{};
+    timing_label_.clear();
     frames_rendered_ = 0;
     synced_image_version_ = setup_version_ = -1;
 }
@@ -69,6 +70,7 @@ void StudentLane::record_fault(const std::exception& e, const std::string& durin
 void StudentLane::setup_for(const Session& s, int target) {
     setup_at_frame(*renderer_, s.scene(), s.width(), s.height(), target);
     setup_version_ = s.setup_version();
+    timing_label_ = timing_label_of(*renderer_);
     stages_.clear();
     sums_ = FrameTimes{};
 }
@@ -85,7 +87,7 @@ bool StudentLane::sync(Session& s) {
         image_ = renderer_->image();
         accumulate(sums_, times);
         record_stages(stages_, times);
-        s.timing_board().add("student", timing_method("student"), s.scene_label(), s.width(), s.height(), times);
+        s.timing_board().add("student", timing_label_, s.scene_label(), s.width(), s.height(), times);
     } catch (const std::exception& e) {
         record_fault(e, "a frame");
         return false;

@@ -88,6 +88,7 @@ private:
     std::vector<float> mismatch_history_;
     std::vector<StageSeries> stages_;
     FrameTimes sums_;
+    std::string timing_label_;  ///< timing_label_of the renderer, taken when it was set up
     int frames_rendered_ = 0;
     int synced_image_version_ = -1;  ///< the session image this lane last followed
     int setup_version_ = -1;         ///< the session setup the renderer is set up for
