@@ -15,10 +15,12 @@ void Session::notify(const std::string& text, bool error) {
     message_is_error_ = error;
 }
 
-void Session::set_scene(const SceneChoice& choice) {
+void Session::set_scene(const SceneChoice& choice, std::optional<SceneLoad> loaded) {
     try {
-        SceneLoad l = load_scene(SceneRequest{choice.from_file ? "" : choice.name, choice.from_file ? choice.path : "",
-                                              choice.from_file ? "" : choice.particles, choice.seed});
+        SceneLoad l = loaded ? std::move(*loaded)
+                             : load_scene(SceneRequest{choice.from_file ? "" : choice.name,
+                                                       choice.from_file ? choice.path : "",
+                                                       choice.from_file ? "" : choice.particles, choice.seed});
         scene_ = std::move(l.scene);
         scene_note_ = l.note;
         choice_ = choice;

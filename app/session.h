@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
 #include "render/core/renderer.h"
+#include "render/scene_source.h"
 #include "scenes/scene.h"
 
 namespace cr::app {
@@ -84,7 +86,9 @@ class Session {
 public:
     /// Builds the scene (message() reports a failure and leaves the previous
     /// one; the first failure leaves an empty scene), then restarts at frame 0.
-    void set_scene(const SceneChoice& choice);
+    /// `loaded`: the scene of `choice` when already loaded (by the option
+    /// check at start), used instead of loading it again.
+    void set_scene(const SceneChoice& choice, std::optional<SceneLoad> loaded = {});
     /// Switches to renderer `name`, keeping scene, size and frame number.
     void set_renderer(const std::string& name);
     /// Changes the render size (keeps the frame number); no-op when equal.

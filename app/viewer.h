@@ -4,6 +4,7 @@
 // gone before the context is destroyed.
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -60,13 +61,15 @@ struct Overlays {
 /// See the file comment.
 class Viewer {
 public:
-    Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt);
+    /// `first_scene`: the start scene already loaded by the option check
+    /// (ParseResult::scene), or empty to load it here.
+    Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt, std::optional<SceneLoad> first_scene = {});
     /// Runs until the window closes, Esc, or the end of a --frames run;
     /// returns the exit code.
     int run();
 
 private:
-    void start_session();
+    void start_session(std::optional<SceneLoad> first_scene);
     void start_workbench();
     /// Events, keys, mouse and this frame's geometry; false while minimized.
     bool poll(FrameGeometry& g);
