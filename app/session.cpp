@@ -78,8 +78,7 @@ void Session::restart() {
 
 void Session::setup(int frame) {
     ++setup_version_;
-    stages_.clear();
-    sums_ = FrameTimes{};
+    log_.reset();
     needs_frame_ = false;
     timing_label_.clear();
     if (!renderer_ || width_ <= 0 || height_ <= 0) return;
@@ -139,6 +138,16 @@ void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime
     }
 }
 
+void StageLog::add(const std::vector<StageTime>& times) {
+    accumulate(sums, times);
+    record_stages(stages, times);
+}
+
+void StageLog::reset() {
+    stages.clear();
+    sums = FrameTimes{};
+}
+
 void TimingBoard::add(const std::string& renderer, const std::string& method, const std::string& scene, int width,
                       int height, const std::vector<StageTime>& times) {
     Entry* e = nullptr;
@@ -163,8 +172,7 @@ std::string Session::scene_label() const {
 }
 
 void Session::record(const std::vector<StageTime>& times) {
-    accumulate(sums_, times);
-    record_stages(stages_, times);
+    log_.add(times);
     board_.add(renderer_name_, timing_label_, scene_label(), width_, height_, times);
 }
 

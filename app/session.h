@@ -40,6 +40,18 @@ struct StageSeries {
 /// Adds one frame's stage times to `series` (a new series per new stage name).
 void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime>& times);
 
+/// The stage times of one renderer's frames since it was last set up: a
+/// series per stage (the stage table and its plots) and the sums (in ms;
+/// cr::mean_of gives the means).
+struct StageLog {
+    std::vector<StageSeries> stages;  ///< in stage order
+    FrameTimes sums;
+    /// Adds one frame's stage times to both.
+    void add(const std::vector<StageTime>& times);
+    /// Forgets every frame (a new setup).
+    void reset();
+};
+
 /// Mean stage times of every renderer run in this session, one entry per
 /// renderer, scene and size, for the panel's bar chart.
 class TimingBoard {
@@ -128,9 +140,9 @@ public:
     int scene_version() const { return scene_version_; }
 
     /// Per-stage series of the frames since the last setup, in stage order.
-    const std::vector<StageSeries>& stages() const { return stages_; }
+    const std::vector<StageSeries>& stages() const { return log_.stages; }
     /// Sums of the stage times since the last setup (cr::mean_of for means).
-    const FrameTimes& stage_sums() const { return sums_; }
+    const FrameTimes& stage_sums() const { return log_.sums; }
     /// How the active renderer's stages are timed (timing_label_of, taken
     /// when it was set up; "" while none is set up).
     const std::string& timing_label() const { return timing_label_; }
@@ -175,8 +187,7 @@ private:
     int image_version_ = 0;
     int setup_version_ = 0;
     int scene_version_ = 0;
-    std::vector<StageSeries> stages_;
-    FrameTimes sums_;
+    StageLog log_;
     TimingBoard board_;
     CheckResult check_;
     std::string message_;

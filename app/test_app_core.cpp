@@ -195,6 +195,20 @@ TEST(AppTimingBoard, OneEntryPerRendererSceneAndSizeAtMostEight) {
     EXPECT_EQ(b.entries().back().renderer, "r9");
 }
 
+TEST(AppStageLog, SeriesAndSumsUntilReset) {
+    StageLog log;
+    const std::vector<StageTime> t = {{"clear", "Clear", 1.0}, {"render", "Render", 3.0}};
+    log.add(t);
+    log.add(t);
+    ASSERT_EQ(log.stages.size(), 2u);
+    EXPECT_EQ(log.stages[1].filled, 2);
+    EXPECT_EQ(log.stages[1].last_ms, 3.0);
+    EXPECT_EQ(mean_of(log.sums).total_ms, 4.0);
+    log.reset();
+    EXPECT_TRUE(log.stages.empty());
+    EXPECT_EQ(log.sums.counted, 0);
+}
+
 /// A renderer that only reports how it is timed (for timing_label_of).
 struct TimedLike : Renderer {
     bool course = false;
