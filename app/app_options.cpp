@@ -3,16 +3,17 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "render/core/output_file.h"
+#include "render/core/renderer.h"  // cr::NoCudaDeviceError
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
+#include "render/student/student_build.h"
 #include "inspector.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
 
@@ -27,17 +28,13 @@ int parse_frame_count(const std::string& text, const char* option) {
 
 /// A refused start: prints "circle-renderer: MESSAGE" and exits with `code`
 /// (2 for a usage error, 3 for a renderer without its GPU), as `render` does.
-ParseResult refuse(ParseResult res, const std::string& message, int code = kExitUsage) {
+ParseResult refuse(ParseResult& res, const std::string& message, int code = kExitUsage) {
     std::cerr << "circle-renderer: " << message << "\n";
     res.exit_now = true;
     res.exit_code = code;
-    return res;
+    res.scene.reset();  // not needed: no window opens
+    return std::move(res);
 }
-
-/// The renderer of the command line cannot run here (no GPU).
-struct RendererUnavailable : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 /// Parses --overlay's list of tiles, listed, hit, diff, warps.
 void parse_overlays(const std::string& text, AppOptions& o) {
@@ -111,10 +108,20 @@ void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     add_workbench_options(cli, raw, o);
 }
 
+/// The seed as typed, or 0 when it is bad (validate_run refuses it later).
+uint32_t seed_or_zero(const std::string& text) {
+    try {
+        return parse_seed(text);
+    } catch (const std::invalid_argument&) {
+        return 0;
+    }
+}
+
 /// Checks the scene and renderer: unknown names and bad scene files throw
 /// std::invalid_argument or SceneFileError, a renderer that cannot run
-/// here RendererUnavailable.
-void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
+/// here NoCudaDeviceError (as make_renderer would). A scene file, snowsingle
+/// or --particles is loaded here, into `loaded`.
+void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o, std::optional<SceneLoad>& loaded) {
     if (!raw.scene.empty() && !raw.scene_pos.empty() && raw.scene != raw.scene_pos)
         throw std::invalid_argument("two different scene names given");
     if (!raw.scene.empty() || !raw.scene_pos.empty()) o.scene = raw.scene.empty() ? raw.scene_pos : raw.scene;
@@ -122,8 +129,9 @@ void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
     if (o.scene_file.empty() && !is_scene_name(o.scene)) make_scene(o.scene);  // throws, listing the names
     if (!o.scene_file.empty() && (!raw.scene.empty() || !raw.scene_pos.empty()))
         throw std::invalid_argument("give either a scene name or --scene-file, not both");
-    if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here,
-        load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles, 0});  // before any window
+    if (!o.scene_file.empty() || o.scene == "snowsingle" || !o.particles.empty())  // a bad file fails here, before
+        loaded = load_scene(SceneRequest{o.scene_file.empty() ? o.scene : "", o.scene_file, o.particles,  // any window
+                                         seed_or_zero(raw.seed)});
     if (o.renderer == "student") {  // the student's renderer runs beside a reference, never instead of one
         if (o.student.empty())
             throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder); it "
@@ -132,7 +140,7 @@ void validate_scene_and_renderer(const RawOptions& raw, AppOptions& o) {
     }
     if (!o.renderer.empty()) {
         const std::string why = renderer_unavailable(o.renderer);  // unknown names throw, listing the valid ones
-        if (!why.empty()) throw RendererUnavailable(why + "; use --renderer cpu or cpuref");
+        if (!why.empty()) throw NoCudaDeviceError(why + "; use --renderer cpu or cpuref");
     }
 }
 
@@ -148,13 +156,7 @@ double parse_positive(const std::string& text, const char* option, double lo, do
 
 /// Checks the workbench's options.
 void validate_workbench(const RawOptions& raw, AppOptions& o) {
-    if (!o.student.empty()) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(o.student, ec))
-            throw std::invalid_argument("--student '" + o.student + "' is not a folder: point it at your course's render/ folder");
-        if (!std::filesystem::is_regular_file(std::filesystem::path(o.student) / "cudaRenderer.cu", ec))
-            throw std::invalid_argument("--student '" + o.student + "' has no cudaRenderer.cu: point it at your course's render/ folder");
-    }
+    if (!o.student.empty()) cr::student::check_student_folder(o.student);  // the build's own check, at start
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
@@ -206,7 +208,7 @@ ParseResult parse_app_options(int argc, char** argv) {
     add_options(cli, raw, res.options);
     try {
         cli.parse(argc, argv);
-        validate_scene_and_renderer(raw, res.options);
+        validate_scene_and_renderer(raw, res.options, res.scene);
         validate_run(raw, res.options);
     } catch (const CLI::CallForHelp& e) {
         res.exit_now = true;
@@ -220,7 +222,7 @@ ParseResult parse_app_options(int argc, char** argv) {
         return refuse(res, e.what());
     } catch (const FileError& e) {
         return refuse(res, e.what());
-    } catch (const RendererUnavailable& e) {
+    } catch (const NoCudaDeviceError& e) {
         return refuse(res, e.what(), kExitNoGpu);
     }
     return res;

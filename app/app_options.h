@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "render/scene_source.h"
 
 namespace cr::app {
 
@@ -73,6 +76,10 @@ struct ParseResult {
     AppOptions options;
     bool exit_now = false;
     int exit_code = 0;
+    /// The scene loaded while checking the options (a scene file, snowsingle,
+    /// --particles: a bad file fails before any window), for the first
+    /// Session::set_scene so it is not read twice; empty for the other scenes.
+    std::optional<SceneLoad> scene;
 };
 
 /// Parses argv; messages for --help and errors go to stdout/stderr.

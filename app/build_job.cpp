@@ -8,20 +8,6 @@ namespace fs = std::filesystem;
 
 namespace cr::app {
 
-namespace {
-
-/// The file names build_student reads (sources and headers), by extension.
-bool is_watched_name(const std::string& name) {
-    static const char* const kExt[] = {".cu", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".cuh", ".cu_inl", ".inl", ".inc"};
-    for (const char* ext : kExt) {
-        const std::string e = ext;
-        if (name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) return true;
-    }
-    return false;
-}
-
-}  // namespace
-
 void SourceWatcher::watch(const std::string& dir) {
     dir_ = dir;
     seen_ = fingerprint();
@@ -35,7 +21,7 @@ std::string SourceWatcher::fingerprint() const {
     for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::error_code e2;
-        if (!is_watched_name(name) || !it->is_regular_file(e2)) continue;
+        if (!cr::student::is_student_source(name) || !it->is_regular_file(e2)) continue;
         const auto size = fs::file_size(it->path(), e2);
         const auto mtime = fs::last_write_time(it->path(), e2).time_since_epoch().count();
         rows.push_back(name + " " + std::to_string(size) + " " + std::to_string(mtime));

@@ -3,24 +3,49 @@
 # rendered frame, then gui_shot_check finds the frame 1:1 in the screenshot.
 # Inputs: XVFB_RUN, APP, CHECKER, OUT_DIR, MODE (empty, resize, fps, overlay
 # or teaching).
-#
+
+# run_app(OUT WHAT TIMEOUT ARGS...): runs APP with ARGS under Xvfb (one
+# 1280x800x24 screen) for at most TIMEOUT seconds, prints its output, fails
+# with "WHAT failed (exit N)" unless it exits with 0, and puts its standard
+# output in the caller's variable OUT.
+function(run_app out what timeout)
+  execute_process(
+    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24" ${APP} ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr
+    TIMEOUT ${timeout})
+  message(STATUS "${stdout}${stderr}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (exit ${rc})")
+  endif()
+  set(${out} "${stdout}" PARENT_SCOPE)
+endfunction()
+
+# expect_lines(TEXT WANT...): fails unless TEXT contains every WANT.
+function(expect_lines text)
+  foreach(want IN LISTS ARGN)
+    string(FIND "${text}" "${want}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "missing in the output: '${want}'")
+    endif()
+  endforeach()
+endfunction()
+
+# check_shot(WHY ARGS...): runs gui_shot_check with ARGS; fails with
+# "WHY (exit N)" unless it exits with 0.
+function(check_shot why)
+  execute_process(COMMAND ${CHECKER} ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${why} (exit ${rc})")
+  endif()
+endfunction()
+
 # Two runs: the course's `rgb` with cpuref (gui_shot.png), and `rgby` with
 # cpu, which is not symmetric top-to-bottom, so an upside-down image fails.
 function(gui_run renderer scene shot frame)
   file(REMOVE ${shot} ${frame})
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer ${renderer} --scene ${scene} --size 256 --frames 5
-                   --screenshot ${shot} --dump-frame ${frame}
-    RESULT_VARIABLE rc
-    TIMEOUT 50)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "circle-renderer (${renderer}, ${scene}) under xvfb-run failed (exit ${rc})")
-  endif()
-  execute_process(COMMAND ${CHECKER} ${shot} ${frame} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "gui_shot_check failed for ${renderer}, ${scene} (exit ${rc})")
-  endif()
+  run_app(out "circle-renderer (${renderer}, ${scene}) under xvfb-run" 50
+          --renderer ${renderer} --scene ${scene} --size 256 --frames 5 --screenshot ${shot} --dump-frame ${frame})
+  check_shot("gui_shot_check failed for ${renderer}, ${scene}" ${shot} ${frame})
 endfunction()
 
 # MODE=fps (the `gui_fps` test): a 30-frame run in the default window. The
@@ -32,15 +57,8 @@ if(MODE STREQUAL "fps")
   set(shot ${OUT_DIR}/gui_fps_shot.png)
   set(frame ${OUT_DIR}/gui_fps_frame.png)
   file(REMOVE ${shot} ${frame})
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene rgby --size 256 --frames 30 --screenshot ${shot} --dump-frame ${frame}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 60)
-  message(STATUS "${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "circle-renderer --frames 30 failed (exit ${rc})")
-  endif()
+  run_app(out "circle-renderer --frames 30" 60
+          --renderer cpu --scene rgby --size 256 --frames 30 --screenshot ${shot} --dump-frame ${frame})
   if(NOT out MATCHES "30 frames of rgby at 256x256 with cpu in [0-9.]+ s: ([0-9]+\\.[0-9]) FPS")
     message(FATAL_ERROR "no FPS summary in the output")
   endif()
@@ -52,10 +70,7 @@ if(MODE STREQUAL "fps")
   if(NOT panel_fps STREQUAL fps OR panel_fps STREQUAL "0.0")
     message(FATAL_ERROR "panel shows ${panel_fps} frames/s, the summary says ${fps} FPS")
   endif()
-  execute_process(COMMAND ${CHECKER} ${shot} ${frame} --panel-width 430 --panel-uncut RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "gui_shot_check failed on the 30-frame screenshot (exit ${rc})")
-  endif()
+  check_shot("gui_shot_check failed on the 30-frame screenshot" ${shot} ${frame} --panel-width 430 --panel-uncut)
   return()
 endif()
 
@@ -66,29 +81,12 @@ endif()
 if(MODE STREQUAL "overlay")
   set(shot ${OUT_DIR}/gui_overlay_shot.png)
   file(REMOVE ${shot})
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene rand10k --size 512 --frames 3 --overlay tiles,diff --no-vsync
-                   --screenshot ${shot}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 60)
-  message(STATUS "${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "circle-renderer --overlay tiles,diff failed (exit ${rc})")
-  endif()
-  foreach(want "overlay: tiles, 16 x 16 tiles of 32 px, busiest tile "
-               "overlay: diff of frame 2 vs cpuref, PASS" "image drawn 1:1")
-    string(FIND "${out}" "${want}" at)
-    if(at EQUAL -1)
-      message(FATAL_ERROR "missing in the output: '${want}'")
-    endif()
-  endforeach()
-  execute_process(COMMAND ${CHECKER} ${shot} - --panel-width 430 --panel-uncut --panel-has 255,0,255
-                          --panel-has 255,255,0 --panel-has 0,0,255
-                  RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "gui_shot_check: a legend colour is missing or the panel is cut off (exit ${rc})")
-  endif()
+  run_app(out "circle-renderer --overlay tiles,diff" 60
+          --renderer cpu --scene rand10k --size 512 --frames 3 --overlay tiles,diff --no-vsync --screenshot ${shot})
+  expect_lines("${out}" "overlay: tiles, 16 x 16 tiles of 32 px, busiest tile "
+                        "overlay: diff of frame 2 vs cpuref, PASS" "image drawn 1:1")
+  check_shot("gui_shot_check: a legend colour is missing or the panel is cut off"
+             ${shot} - --panel-width 430 --panel-uncut --panel-has 255,0,255 --panel-has 255,255,0 --panel-has 0,0,255)
   return()
 endif()
 
@@ -99,39 +97,16 @@ endif()
 if(MODE STREQUAL "teaching")
   set(shot ${OUT_DIR}/gui_teaching_shot.png)
   file(REMOVE ${shot})
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene rand10k --size 512 --frames 3 --overlay listed,warps --tab teaching
-                   --no-vsync --no-settings --screenshot ${shot}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 60)
-  message(STATUS "${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "circle-renderer --overlay listed,warps failed (exit ${rc})")
-  endif()
-  foreach(want "overlay: tiles, listed, 32 x 32 tiles of 16 px, busiest tile "
-               "circle-tile pairs listed, " "overlay: warps, frame 2, ")
-    string(FIND "${out}" "${want}" at)
-    if(at EQUAL -1)
-      message(FATAL_ERROR "missing in the output: '${want}'")
-    endif()
-  endforeach()
-  execute_process(COMMAND ${CHECKER} ${shot} - --panel-width 430 --panel-has 255,0,255 --panel-has 255,0,0
-                          --panel-has 0,204,0
-                  RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "gui_shot_check: the order demo or the warp legend is missing (exit ${rc})")
-  endif()
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene rand10k --size 512 --frames 2 --overlay hit --no-vsync --no-settings
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 60)
-  message(STATUS "${out}${err}")
-  string(FIND "${out}" "overlay: tiles, hit, 32 x 32 tiles of 16 px" at)
-  if(NOT rc EQUAL 0 OR at EQUAL -1)
-    message(FATAL_ERROR "--overlay hit: exit ${rc}, or no 'overlay: tiles, hit' line")
-  endif()
+  run_app(out "circle-renderer --overlay listed,warps" 60
+          --renderer cpu --scene rand10k --size 512 --frames 3 --overlay listed,warps --tab teaching
+          --no-vsync --no-settings --screenshot ${shot})
+  expect_lines("${out}" "overlay: tiles, listed, 32 x 32 tiles of 16 px, busiest tile "
+                        "circle-tile pairs listed, " "overlay: warps, frame 2, ")
+  check_shot("gui_shot_check: the order demo or the warp legend is missing"
+             ${shot} - --panel-width 430 --panel-has 255,0,255 --panel-has 255,0,0 --panel-has 0,204,0)
+  run_app(out "circle-renderer --overlay hit" 60
+          --renderer cpu --scene rand10k --size 512 --frames 2 --overlay hit --no-vsync --no-settings)
+  expect_lines("${out}" "overlay: tiles, hit, 32 x 32 tiles of 16 px")
   return()
 endif()
 
@@ -144,40 +119,17 @@ if(MODE STREQUAL "resize")
   set(shot ${OUT_DIR}/gui_resize_shot.png)
   set(frame ${OUT_DIR}/gui_resize_frame.png)
   file(REMOVE ${shot} ${frame})
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene snow --size window --frames 14 --resize-every 2 --check
-                   --no-vsync --screenshot ${shot} --dump-frame ${frame}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 80)
-  message(STATUS "${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "circle-renderer --resize-every failed (exit ${rc})")
-  endif()
-  foreach(want "at 1x240, cpu vs cpuref: PASS" "at 3x799, cpu vs cpuref: PASS"
-               "check: 8 of 8 checks against cpuref passed")
-    string(FIND "${out}" "${want}" at)
-    if(at EQUAL -1)
-      message(FATAL_ERROR "missing in the output: '${want}'")
-    endif()
-  endforeach()
-  execute_process(COMMAND ${CHECKER} ${shot} ${frame} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "gui_shot_check failed after the resizes (exit ${rc})")
-  endif()
+  run_app(out "circle-renderer --resize-every" 80
+          --renderer cpu --scene snow --size window --frames 14 --resize-every 2 --check
+          --no-vsync --screenshot ${shot} --dump-frame ${frame})
+  expect_lines("${out}" "at 1x240, cpu vs cpuref: PASS" "at 3x799, cpu vs cpuref: PASS"
+                        "check: 8 of 8 checks against cpuref passed")
+  check_shot("gui_shot_check failed after the resizes" ${shot} ${frame})
   # A window narrower than the 430-pixel panel still leaves a 1-pixel image
   # column (before, the render size stayed 0 and a --frames run never ended).
-  execute_process(
-    COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24"
-            ${APP} --renderer cpu --scene rgby --size window --window-width 320 --window-height 240
-                   --frames 3 --check --no-vsync
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
-    TIMEOUT 40)
-  message(STATUS "${out}${err}")
-  string(FIND "${out}" "at 1x240, cpu vs cpuref: PASS" at)
-  if(NOT rc EQUAL 0 OR at EQUAL -1)
-    message(FATAL_ERROR "narrow window: exit ${rc}, expected a 1x240 image checked against cpuref")
-  endif()
+  run_app(out "circle-renderer in a narrow window" 40
+          --renderer cpu --scene rgby --size window --window-width 320 --window-height 240 --frames 3 --check --no-vsync)
+  expect_lines("${out}" "at 1x240, cpu vs cpuref: PASS")
   return()
 endif()
 

@@ -1,22 +1,11 @@
 #include "inspector.h"
 
-#include <cstdio>
 #include <stdexcept>
 
 #include "render/core/numbers.h"
 #include "render/options.h"
 
 namespace cr::app {
-
-namespace {
-
-std::string rgb(const float* v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "(%.4f, %.4f, %.4f)", v[0], v[1], v[2]);
-    return buf;
-}
-
-}  // namespace
 
 void Inspector::select(int x, int y) {
     if (x < 0 || y < 0) return;
@@ -68,12 +57,12 @@ std::string Inspector::text() const {
     const Inspection& in = result_;
     if (!in.valid) return "no pixel inspected";
     std::string t = "pixel (" + std::to_string(in.x) + ", " + std::to_string(in.y) + ") (row 0 at the bottom), frame " +
-                    std::to_string(in.frame) + ": expected " + rgb(in.expected) + " from " + in.reference +
-                    ", student " + (in.has_student ? rgb(in.student) : std::string("-")) + "\n";
-    t += std::to_string(in.story.covering) + " circle(s) cover it; background " + rgb(in.story.background) + "\n";
+                    std::to_string(in.frame) + ": expected " + rgb_text(in.expected) + " from " + in.reference +
+                    ", student " + (in.has_student ? rgb_text(in.student) : std::string("-")) + "\n";
+    t += std::to_string(in.story.covering) + " circle(s) cover it; background " + rgb_text(in.story.background) + "\n";
     for (const StoryStep& st : in.story.steps)
-        t += "  circle " + std::to_string(st.circle) + ": color " + rgb(st.color) + " alpha " +
-             std::to_string(st.alpha).substr(0, 6) + " -> " + rgb(st.after) + "\n";
+        t += "  circle " + std::to_string(st.circle) + ": color " + rgb_text(st.color) + " alpha " +
+             std::to_string(st.alpha).substr(0, 6) + " -> " + rgb_text(st.after) + "\n";
     if (in.story.steps.size() < in.story.covering)
         t += "  ... (" + std::to_string(in.story.covering - in.story.steps.size()) + " more)\n";
     return t;

@@ -25,7 +25,8 @@ void zoom_row(ViewState& v) {
     ImGui::TextDisabled("drawn %s; wheel zooms, drag pans", drawn_scale_label(v.drawn_scale, v.zoom.zoom != 1).c_str());
 }
 
-std::string rgb_text(const float* c) {
+/// R, G and B of `c` as "0.2500 0.5000 0.7500" (no brackets: beside a swatch).
+std::string rgb_plain_text(const float* c) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.4f %.4f %.4f", c[0], c[1], c[2]);
     return buf;
@@ -52,7 +53,7 @@ void story_table(const PixelStory& st) {
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
-    color_swatch(st.background, rgb_text(st.background).c_str());
+    color_swatch(st.background, rgb_plain_text(st.background).c_str());
     for (const StoryStep& s : st.steps) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -64,7 +65,7 @@ void story_table(const PixelStory& st) {
         ImGui::TableNextColumn();
         ImGui::Text("%.3f", s.alpha);
         ImGui::TableNextColumn();
-        color_swatch(s.after, rgb_text(s.after).c_str());
+        color_swatch(s.after, rgb_plain_text(s.after).c_str());
     }
     ImGui::EndTable();
     if (st.steps.size() < st.covering) ImGui::TextDisabled("(the first %zu shown)", st.steps.size());
@@ -83,9 +84,9 @@ void inspector_section(Session& s, ViewState& v, PanelTools& t) {
     ImGui::Text("pixel (%d, %d), row 0 at the bottom; frame %d", in.x, in.y, in.frame);
     ImGui::SameLine();
     if (ImGui::SmallButton("Copy")) ImGui::SetClipboardText(t.inspector.text().c_str());
-    color_swatch(in.expected, ("expected (" + in.reference + "): " + rgb_text(in.expected)).c_str());
+    color_swatch(in.expected, ("expected (" + in.reference + "): " + rgb_plain_text(in.expected)).c_str());
     if (in.has_student) {
-        color_swatch(in.student, ("student: " + rgb_text(in.student)).c_str());
+        color_swatch(in.student, ("student: " + rgb_plain_text(in.student)).c_str());
         float worst = 0;
         for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(in.student[c] - in.expected[c]));
         ImGui::SameLine();
@@ -106,9 +107,7 @@ void timing_chart(const TimingBoard& board) {
     ImGui::TextUnformatted("mean ms a frame of the renderers run in this session:");
     for (int k = 0; k < 3; ++k) {
         if (k) ImGui::SameLine();
-        const float c[3] = {((colors[k] >> IM_COL32_R_SHIFT) & 255) / 255.f, ((colors[k] >> IM_COL32_G_SHIFT) & 255) / 255.f,
-                            ((colors[k] >> IM_COL32_B_SHIFT) & 255) / 255.f};
-        color_swatch(c, names[k]);
+        color_swatch(colors[k], names[k]);
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float label_w = 150, h = ImGui::GetTextLineHeight();

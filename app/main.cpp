@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <utility>
 
 #include "app_options.h"
 #include "viewer.h"
@@ -34,7 +35,7 @@ void print_glfw_error(int code, const char* description) {
 
 int main(int argc, char** argv) {
     using namespace cr::app;
-    const ParseResult parsed = parse_app_options(argc, argv);
+    ParseResult parsed = parse_app_options(argc, argv);
     if (parsed.exit_now) return parsed.exit_code;
     const AppOptions& opt = parsed.options;
 
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
 
     int rc = 0;
     try {
-        Viewer viewer(window, input, opt);
+        Viewer viewer(window, input, opt, std::move(parsed.scene));
         rc = viewer.run();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "circle-renderer: %s\n", e.what());

@@ -285,7 +285,7 @@ void stage_table(const Session& s, const Workbench& bench) {
         ImGui::TableSetupColumn("mean");
         ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
-        if (student) stage_group_row(s.renderer_name(), timing_method(s.renderer_name()));
+        if (student) stage_group_row(s.renderer_name(), s.timing_label());
         for (const StageSeries& st : s.stages()) stage_row(st, mean);
         if (student) {
             const FrameTimes sm = mean_of(lane.stage_sums());
@@ -324,36 +324,28 @@ void color_bar(const std::function<unsigned(float)>& colour, const std::vector<s
     ImGui::Dummy(ImVec2(w, h + 1 + ImGui::GetTextLineHeight()));
 }
 
-void color_swatch(const float* c, const char* label) {
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float side = ImGui::GetTextLineHeight() - 2;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side),
-                                              ImGui::GetColorU32(ImVec4(c[0], c[1], c[2], 1.f)));
-    ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side),
-                                        ImGui::GetColorU32(ImGuiCol_Border));
-    ImGui::Dummy(ImVec2(side, side));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(label);
-}
-
-namespace {
-
-/// A small filled square of `colour` followed by `label` on the same line.
-void swatch(ImU32 colour, const char* label) {
+void color_swatch(ImU32 colour, const char* label, bool border) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float side = ImGui::GetTextLineHeight() - 2;
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side), colour);
+    if (border)
+        ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x, p.y + 1), ImVec2(p.x + side, p.y + 1 + side),
+                                            ImGui::GetColorU32(ImGuiCol_Border));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
     ImGui::TextUnformatted(label);
 }
 
+void color_swatch(const float* c, const char* label) { color_swatch(to_u32(c[0], c[1], c[2]), label); }
+
+namespace {
+
 /// The diff overlay's legend: cr::diff_heat_color over its log scale.
 void diff_legend(float tolerance) {
-    swatch(to_u32(0, 0, 0), "0 (equal)");
+    color_swatch(to_u32(0, 0, 0), "0 (equal)", /*border=*/false);
     ImGui::SameLine();
     const std::array<float, 3> beyond = diff_heat_color(1.f, 0.f);
-    swatch(to_u32(beyond[0], beyond[1], beyond[2]), ("beyond " + rule_name(tolerance)).c_str());
+    color_swatch(to_u32(beyond[0], beyond[1], beyond[2]), ("beyond " + rule_name(tolerance)).c_str(), /*border=*/false);
     color_bar([tolerance](float t) {
                   const std::array<float, 3> c = diff_heat_color(std::pow(10.f, 6.f * t - 6.f), tolerance);
                   return to_u32(c[0], c[1], c[2]);

@@ -1,6 +1,8 @@
 // The ImGui control panel and the keyboard shortcuts.
 #pragma once
 
+#include <imgui.h>  // ImU32
+
 #include <functional>
 #include <string>
 #include <utility>
@@ -127,7 +129,12 @@ void tile_legend(const ViewState& v);
 /// (right), with the (t, label) ticks written under it.
 void color_bar(const std::function<unsigned(float)>& colour, const std::vector<std::pair<float, std::string>>& ticks);
 
-/// A small filled square of RGB `c` (0..1) followed by `label`.
+/// A small filled square of `colour` (IM_COL32 or ImGui::GetColorU32)
+/// followed by `label` on the same line; `border` outlines the square in
+/// the style's border colour.
+void color_swatch(ImU32 colour, const char* label, bool border = true);
+
+/// color_swatch of RGB `c` (each 0..1, opaque), with the border.
 void color_swatch(const float* c, const char* label);
 
 /// Applies the keys pressed since the last frame (GLFW key codes, in order;

@@ -15,10 +15,12 @@ void Session::notify(const std::string& text, bool error) {
     message_is_error_ = error;
 }
 
-void Session::set_scene(const SceneChoice& choice) {
+void Session::set_scene(const SceneChoice& choice, std::optional<SceneLoad> loaded) {
     try {
-        SceneLoad l = load_scene(SceneRequest{choice.from_file ? "" : choice.name, choice.from_file ? choice.path : "",
-                                              choice.from_file ? "" : choice.particles, choice.seed});
+        SceneLoad l = loaded ? std::move(*loaded)
+                             : load_scene(SceneRequest{choice.from_file ? "" : choice.name,
+                                                       choice.from_file ? choice.path : "",
+                                                       choice.from_file ? "" : choice.particles, choice.seed});
         scene_ = std::move(l.scene);
         scene_note_ = l.note;
         choice_ = choice;
@@ -76,12 +78,13 @@ void Session::restart() {
 
 void Session::setup(int frame) {
     ++setup_version_;
-    stages_.clear();
-    sums_ = FrameTimes{};
+    log_.reset();
     needs_frame_ = false;
+    timing_label_.clear();
     if (!renderer_ || width_ <= 0 || height_ <= 0) return;
     // Catch up to the frame shown before (the image is drawn by the next step).
     setup_at_frame(*renderer_, scene_, width_, height_, frame);
+    timing_label_ = timing_label_of(*renderer_);
     needs_frame_ = true;
 }
 
@@ -89,6 +92,7 @@ void Session::recover(const std::string& what, const std::exception& e) {
     std::string text = what + " failed: " + e.what();
     const int keep = renderer_ ? renderer_->frame() : 0;
     renderer_.reset();
+    timing_label_.clear();
     if (renderer_name_ == "cpu") {
         notify(text, true);
         return;
@@ -134,6 +138,16 @@ void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime
     }
 }
 
+void StageLog::add(const std::vector<StageTime>& times) {
+    accumulate(sums, times);
+    record_stages(stages, times);
+}
+
+void StageLog::reset() {
+    stages.clear();
+    sums = FrameTimes{};
+}
+
 void TimingBoard::add(const std::string& renderer, const std::string& method, const std::string& scene, int width,
                       int height, const std::vector<StageTime>& times) {
     Entry* e = nullptr;
@@ -147,10 +161,10 @@ void TimingBoard::add(const std::string& renderer, const std::string& method, co
     accumulate(e->sums, times);
 }
 
-std::string timing_method(const std::string& renderer) {
-    if (renderer == "student") return "course method: host clock, cudaDeviceSynchronize after each call";
-    if (renderer == "cpu" || renderer == "cpuref") return "host clock";
-    return "cudaEvents";
+std::string timing_label_of(const Renderer& r) {
+    if (r.course_timing()) return "course method: host clock, cudaDeviceSynchronize after each call";
+    if (r.gpu_image().pixels) return "cudaEvents";
+    return "host clock";
 }
 
 std::string Session::scene_label() const {
@@ -158,9 +172,8 @@ std::string Session::scene_label() const {
 }
 
 void Session::record(const std::vector<StageTime>& times) {
-    accumulate(sums_, times);
-    record_stages(stages_, times);
-    board_.add(renderer_name_, timing_method(renderer_name_), scene_label(), width_, height_, times);
+    log_.add(times);
+    board_.add(renderer_name_, timing_label_, scene_label(), width_, height_, times);
 }
 
 void Session::run_check() {

@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
 #include "render/core/renderer.h"
+#include "render/scene_source.h"
 #include "scenes/scene.h"
 
 namespace cr::app {
@@ -38,6 +40,18 @@ struct StageSeries {
 /// Adds one frame's stage times to `series` (a new series per new stage name).
 void record_stages(std::vector<StageSeries>& series, const std::vector<StageTime>& times);
 
+/// The stage times of one renderer's frames since it was last set up: a
+/// series per stage (the stage table and its plots) and the sums (in ms;
+/// cr::mean_of gives the means).
+struct StageLog {
+    std::vector<StageSeries> stages;  ///< in stage order
+    FrameTimes sums;
+    /// Adds one frame's stage times to both.
+    void add(const std::vector<StageTime>& times);
+    /// Forgets every frame (a new setup).
+    void reset();
+};
+
 /// Mean stage times of every renderer run in this session, one entry per
 /// renderer, scene and size, for the panel's bar chart.
 class TimingBoard {
@@ -60,10 +74,12 @@ private:
     std::vector<Entry> entries_;  ///< in order of first use
 };
 
-/// How a renderer's stages are timed, for the stage table's label:
-/// "cudaEvents" for GPU renderers, "host clock" for CPU ones, and the
-/// course's method for the student's renderer.
-std::string timing_method(const std::string& renderer);
+/// How `r`'s stages are timed, the short label of the stage table and the
+/// timing board, from the renderer's own properties (as cr::timing_method_text):
+/// the course's method when r.course_timing() (the student's renderer),
+/// "cudaEvents" when it has a device image (GPU renderers: call it once r is
+/// set up), else "host clock" (CPU renderers).
+std::string timing_label_of(const Renderer& r);
 
 /// Result of "Check vs cpuref" for one frame.
 struct CheckResult {
@@ -82,7 +98,9 @@ class Session {
 public:
     /// Builds the scene (message() reports a failure and leaves the previous
     /// one; the first failure leaves an empty scene), then restarts at frame 0.
-    void set_scene(const SceneChoice& choice);
+    /// `loaded`: the scene of `choice` when already loaded (by the option
+    /// check at start), used instead of loading it again.
+    void set_scene(const SceneChoice& choice, std::optional<SceneLoad> loaded = {});
     /// Switches to renderer `name`, keeping scene, size and frame number.
     void set_renderer(const std::string& name);
     /// Changes the render size (keeps the frame number); no-op when equal.
@@ -122,9 +140,12 @@ public:
     int scene_version() const { return scene_version_; }
 
     /// Per-stage series of the frames since the last setup, in stage order.
-    const std::vector<StageSeries>& stages() const { return stages_; }
+    const std::vector<StageSeries>& stages() const { return log_.stages; }
     /// Sums of the stage times since the last setup (cr::mean_of for means).
-    const FrameTimes& stage_sums() const { return sums_; }
+    const FrameTimes& stage_sums() const { return log_.sums; }
+    /// How the active renderer's stages are timed (timing_label_of, taken
+    /// when it was set up; "" while none is set up).
+    const std::string& timing_label() const { return timing_label_; }
     /// Every renderer's mean times in this session (this one's and others').
     TimingBoard& timing_board() { return board_; }
     const TimingBoard& timing_board() const { return board_; }
@@ -160,13 +181,13 @@ private:
     std::string scene_note_;
     std::unique_ptr<Renderer> renderer_;
     std::string renderer_name_;
+    std::string timing_label_;
     int width_ = 0, height_ = 0;
     bool needs_frame_ = false;
     int image_version_ = 0;
     int setup_version_ = 0;
     int scene_version_ = 0;
-    std::vector<StageSeries> stages_;
-    FrameTimes sums_;
+    StageLog log_;
     TimingBoard board_;
     CheckResult check_;
     std::string message_;

@@ -39,8 +39,8 @@ void StudentLane::unload() {
     image_ = Image{};
     compare_ = LaneCompare{};
     mismatch_history_.clear();
-    stages_.clear();
-    sums_ = FrameTimes{};
+    log_.reset();
+    timing_label_.clear();
     frames_rendered_ = 0;
     synced_image_version_ = setup_version_ = -1;
 }
@@ -69,8 +69,8 @@ void StudentLane::record_fault(const std::exception& e, const std::string& durin
 void StudentLane::setup_for(const Session& s, int target) {
     setup_at_frame(*renderer_, s.scene(), s.width(), s.height(), target);
     setup_version_ = s.setup_version();
-    stages_.clear();
-    sums_ = FrameTimes{};
+    timing_label_ = timing_label_of(*renderer_);
+    log_.reset();
 }
 
 bool StudentLane::sync(Session& s) {
@@ -83,9 +83,8 @@ bool StudentLane::sync(Session& s) {
         if (setup_version_ != s.setup_version() || renderer_->frame() != target - 1) setup_for(s, target);
         const std::vector<StageTime> times = render_next_frame(*renderer_);
         image_ = renderer_->image();
-        accumulate(sums_, times);
-        record_stages(stages_, times);
-        s.timing_board().add("student", timing_method("student"), s.scene_label(), s.width(), s.height(), times);
+        log_.add(times);
+        s.timing_board().add("student", timing_label_, s.scene_label(), s.width(), s.height(), times);
     } catch (const std::exception& e) {
         record_fault(e, "a frame");
         return false;

@@ -65,8 +65,8 @@ public:
     /// Pixels beyond 1e-4 in each of the last frames (oldest first), for a plot.
     const std::vector<float>& mismatch_history() const { return mismatch_history_; }
     /// The student's stage series since it was last set up (course method).
-    const std::vector<StageSeries>& stages() const { return stages_; }
-    const FrameTimes& stage_sums() const { return sums_; }
+    const std::vector<StageSeries>& stages() const { return log_.stages; }
+    const FrameTimes& stage_sums() const { return log_.sums; }
     /// Where the student's printf output goes ("" when nothing is loaded).
     std::string log_path() const { return student_ ? student_->log_path() : ""; }
     /// Frames rendered by this lane since the last load.
@@ -86,8 +86,8 @@ private:
     int image_version_ = 0;
     LaneCompare compare_;
     std::vector<float> mismatch_history_;
-    std::vector<StageSeries> stages_;
-    FrameTimes sums_;
+    StageLog log_;
+    std::string timing_label_;  ///< timing_label_of the renderer, taken when it was set up
     int frames_rendered_ = 0;
     int synced_image_version_ = -1;  ///< the session image this lane last followed
     int setup_version_ = -1;         ///< the session setup the renderer is set up for

@@ -195,6 +195,54 @@ TEST(AppTimingBoard, OneEntryPerRendererSceneAndSizeAtMostEight) {
     EXPECT_EQ(b.entries().back().renderer, "r9");
 }
 
+TEST(AppStageLog, SeriesAndSumsUntilReset) {
+    StageLog log;
+    const std::vector<StageTime> t = {{"clear", "Clear", 1.0}, {"render", "Render", 3.0}};
+    log.add(t);
+    log.add(t);
+    ASSERT_EQ(log.stages.size(), 2u);
+    EXPECT_EQ(log.stages[1].filled, 2);
+    EXPECT_EQ(log.stages[1].last_ms, 3.0);
+    EXPECT_EQ(mean_of(log.sums).total_ms, 4.0);
+    log.reset();
+    EXPECT_TRUE(log.stages.empty());
+    EXPECT_EQ(log.sums.counted, 0);
+}
+
+/// A renderer that only reports how it is timed (for timing_label_of).
+struct TimedLike : Renderer {
+    bool course = false;
+    float pixel = 0;
+    bool gpu = false;
+    Image img;
+    std::string name() const override { return "timed-like"; }
+    void setup(const Scene&, int, int) override {}
+    void clear() override {}
+    void advance() override {}
+    void render() override {}
+    const Image& image() override { return img; }
+    std::vector<StageTime> timings() override { return {}; }
+    int frame() const override { return 0; }
+    GpuImage gpu_image() const override { return {gpu ? &pixel : nullptr, nullptr}; }
+    bool course_timing() const override { return course; }
+};
+
+TEST(AppTimingBoard, LabelsComeFromTheRenderersProperties) {
+    TimedLike r;
+    EXPECT_EQ(timing_label_of(r), "host clock");
+    r.gpu = true;
+    EXPECT_EQ(timing_label_of(r), "cudaEvents");
+    r.course = true;
+    EXPECT_EQ(timing_label_of(r), "course method: host clock, cudaDeviceSynchronize after each call");
+    Session s;
+    s.set_size(64, 64);
+    s.set_scene(SceneChoice{false, "rgb", "", "", 0});
+    for (const char* name : {"cpu", "cpuref"}) {
+        s.set_renderer(name);
+        EXPECT_EQ(s.timing_label(), "host clock") << name;
+    }
+}
+
 TEST(AppTeaching, ListedTilesHoldTheHitOnesAndTheOrderDemoDiffers) {
     const Scene scene = make_scene("rand10k", 0);
     const TileMap listed = teaching_tile_map(scene, 256, 256, TileSource::Listed);

@@ -44,7 +44,7 @@ int tab_of(const AppOptions& opt) {
 
 }  // namespace
 
-Viewer::Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt)
+Viewer::Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt, std::optional<SceneLoad> first_scene)
     : window_(window), input_(input), opt_(opt), bench_(workbench_options(opt)) {
     view_.vsync = opt.vsync;
     view_.pixel_exact = !opt.screenshot.empty();  // the screenshot test finds the image 1:1
@@ -55,13 +55,13 @@ Viewer::Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt)
     view_.cuda_ok = cuda_device_available(&view_.cuda_why);
     init_sizes(view_, opt.width, opt.height);
     view_.seed = static_cast<int>(opt.seed);
-    start_session();
+    start_session(std::move(first_scene));
     start_workbench();
     vsync_applied_ = view_.vsync;
     glfwSwapInterval(view_.vsync ? 1 : 0);
 }
 
-void Viewer::start_session() {
+void Viewer::start_session(std::optional<SceneLoad> first_scene) {
     SceneChoice start;
     start.seed = opt_.seed;
     const auto& names = scene_names();
@@ -77,7 +77,7 @@ void Viewer::start_session() {
         view_.scene_index = static_cast<int>(it == names.end() ? 0 : it - names.begin());
     }
     session_.set_size(opt_.width, opt_.height);
-    session_.set_scene(start);
+    session_.set_scene(start, std::move(first_scene));  // the same request as the option check's
     // With --student the default reference is cpu: cpuref's pixels on every core, and the GPU left to the student.
     const bool student_default = opt_.renderer.empty() && !opt_.student.empty();
     if (opt_.renderer.empty() && !view_.cuda_ok && !student_default)

@@ -4,6 +4,8 @@
 // gone before the context is destroyed.
 #pragma once
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "app_options.h"
@@ -49,20 +51,25 @@ struct Overlays {
     HostTexture diff_tex, tile_tex, student_tex, student_diff_tex, warp_tex;
     HostTexture order_tex[3];
     float tile_cover_x = 1, tile_cover_y = 1, warp_cover_x = 1, warp_cover_y = 1;
-    int diff_version = -1, tile_version = -1, student_version = -1, student_diff_version = -1;
+    int diff_version = -1, tile_version = -1, student_version = -1;
+    int student_diff_version = -1;  ///< the lane image version student_diff_tex shows
+    /// (lane image version, session image version) of the last try at student_diff_tex.
+    std::pair<int, int> student_diff_tried{-1, -1};
     TileSource tile_source = TileSource::Renderer;  ///< what tile_tex counts
 };
 
 /// See the file comment.
 class Viewer {
 public:
-    Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt);
+    /// `first_scene`: the start scene already loaded by the option check
+    /// (ParseResult::scene), or empty to load it here.
+    Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt, std::optional<SceneLoad> first_scene = {});
     /// Runs until the window closes, Esc, or the end of a --frames run;
     /// returns the exit code.
     int run();
 
 private:
-    void start_session();
+    void start_session(std::optional<SceneLoad> first_scene);
     void start_workbench();
     /// Events, keys, mouse and this frame's geometry; false while minimized.
     bool poll(FrameGeometry& g);
@@ -74,7 +81,13 @@ private:
     /// Copies the images and the overlays into their textures.
     void update_textures();
     void update_tile_overlay();
-    void update_student_textures();
+    /// The student's image into student_tex, when the lane has a new one.
+    void update_student_texture();
+    /// The Diff view's heat map of the student's image vs the reference's,
+    /// made once per student image. Tried once per (lane image version,
+    /// session image version): when the two cannot be compared (no renderer,
+    /// other sizes) it waits for either image to change.
+    void update_student_diff();
     /// The inspector and the warp map (background) follow the frame shown.
     void update_tools();
     /// The panes of the image area (the reference alone, or with the student's).

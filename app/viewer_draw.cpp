@@ -46,13 +46,22 @@ void Viewer::update_tile_overlay() {
                        std::to_string(tl.tile_size) + " px";
 }
 
-void Viewer::update_student_textures() {
+void Viewer::update_student_texture() {
     const StudentLane& lane = bench_.lane();
     const Image& img = lane.image();
     if (img.width == 0 || lane.image_version() == overlays_.student_version) return;
     overlays_.student_tex.set(to_rgb8_top_down(img, true), img.width, img.height);
     overlays_.student_version = lane.image_version();
-    if (view_.compare_view != CompareView::Diff || !session_.renderer()) return;
+}
+
+void Viewer::update_student_diff() {
+    const StudentLane& lane = bench_.lane();
+    const Image& img = lane.image();
+    const std::pair<int, int> key{lane.image_version(), session_.image_version()};
+    if (img.width == 0 || lane.image_version() == overlays_.student_diff_version || key == overlays_.student_diff_tried)
+        return;
+    overlays_.student_diff_tried = key;  // also when it bails out below: not tried again until an image changes
+    if (!session_.renderer()) return;
     try {
         const Image& ref = session_.renderer()->image();
         if (ref.width != img.width || ref.height != img.height) return;
@@ -83,9 +92,8 @@ void Viewer::update_textures() {
         update_tile_overlay();
         overlays_.tile_source = view_.tile_source;
     }
-    if (view_.compare_view == CompareView::Diff && overlays_.student_diff_version != bench_.lane().image_version())
-        overlays_.student_version = -1;  // make the difference too
-    update_student_textures();
+    update_student_texture();
+    if (view_.compare_view == CompareView::Diff) update_student_diff();
 }
 
 std::vector<Pane> Viewer::layout(const FrameGeometry& g) const {

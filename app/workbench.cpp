@@ -25,6 +25,23 @@ std::string seconds_text(double s) {
     return buf;
 }
 
+/// The first line of the compiler's messages that names an error.
+std::string first_error_in(const std::string& messages) {
+    std::istringstream in(messages);
+    for (std::string line; std::getline(in, line);)
+        if (line.find("error") != std::string::npos) return line;
+    return "";
+}
+
+/// `text` with "FOLDER/" removed, so the student's file:line fits the panel.
+std::string relative_to(const std::string& text, const std::string& folder) {
+    std::string out = text;
+    const std::string prefix = folder + "/";
+    for (size_t at = out.find(prefix); !folder.empty() && at != std::string::npos; at = out.find(prefix, at))
+        out.erase(at, prefix.size());
+    return out;
+}
+
 }  // namespace
 
 // ---- GapMeter ---------------------------------------------------------------
@@ -67,8 +84,9 @@ void Workbench::load(const std::string& folder_in) {
     if (folder != folder_) {
         lane_.unload();
         had_build_ = false;
+        folder_ = folder;
+        set_messages(messages_);  // the last build's messages stay, shown relative to the folder now loaded
     }
-    folder_ = folder;
     if (options_.use_settings) {
         remember_folder(settings_, folder_);
         try {
@@ -117,7 +135,7 @@ void Workbench::take_outcome(const BuildOutcome& o) {
     }
     last_failed_ = true;
     fail_summary_ = o.summary;
-    messages_ = o.messages;
+    set_messages(o.messages);
     detail_ = o.summary + (lane_.state() == StudentLane::State::Empty ? "" : "; your previous build keeps running");
     say("build failed: " + o.summary);
     std::istringstream lines(messages_);
@@ -128,7 +146,7 @@ void Workbench::take_outcome(const BuildOutcome& o) {
 void Workbench::use_library(const BuildOutcome& o) {
     last_failed_ = false;
     fail_summary_.clear();
-    messages_.clear();
+    set_messages("");
     say(o.summary + ": " + o.result.library);
     // Test hooks for machines without a GPU: CR_GUI_STUDENT_WITHOUT_GPU=1 runs
     // the library anyway (its first CUDA call fails: the fault path);
@@ -137,11 +155,8 @@ void Workbench::use_library(const BuildOutcome& o) {
     const char* force = std::getenv("CR_GUI_STUDENT_WITHOUT_GPU");
     const char* standin_env = std::getenv("CR_GUI_STUDENT_STANDIN");
     const std::string standin = standin_env ? standin_env : "";
-    cannot_run_ = renderer_unavailable("student");
+    cannot_run_ = renderer_unavailable_reason("student");
     if ((force && std::string(force) == "1") || !standin.empty()) cannot_run_.clear();
-    const std::string prefix = "needs a CUDA GPU: ";
-    const size_t at = cannot_run_.find(prefix);
-    if (at != std::string::npos) cannot_run_ = cannot_run_.substr(at + prefix.size());  // the plain reason
     if (!cannot_run_.empty()) {
         lane_.unload();
         detail_ = o.summary + "; a CUDA GPU is needed to run it. The reference keeps running.";
@@ -152,6 +167,12 @@ void Workbench::use_library(const BuildOutcome& o) {
     detail_ = o.summary + (standin.empty() ? "" : "; TEST: renderer '" + standin + "' stands in for it");
     if (!standin.empty()) say("test: renderer '" + standin + "' stands in for the student's library");
     if (lane_.state() == StudentLane::State::Ready) say("ready: the student's renderer runs from the next frame");
+}
+
+void Workbench::set_messages(std::string messages) {
+    messages_ = std::move(messages);
+    messages_shown_ = relative_to(messages_, folder_);
+    first_error_ = first_error_in(messages_shown_);
 }
 
 bool Workbench::after_frame(Session& s, float pause_tolerance) {

@@ -81,6 +81,11 @@ public:
     const std::string& detail() const { return detail_; }
     /// The compiler's messages of the last failed build ("" after a success).
     const std::string& compiler_messages() const { return messages_; }
+    /// compiler_messages() with "FOLDER/" of the loaded folder removed, so
+    /// the student's file:line fits the panel (made when they change).
+    const std::string& compiler_messages_shown() const { return messages_shown_; }
+    /// The first line of compiler_messages_shown() naming an error ("" when none).
+    const std::string& first_error_line() const { return first_error_; }
     const std::string& folder() const { return folder_; }
     bool building() const { return job_.running(); }
     const StudentLane& lane() const { return lane_; }
@@ -97,6 +102,8 @@ private:
     void start_build();
     void take_outcome(const BuildOutcome& o);
     void use_library(const BuildOutcome& o);
+    /// Sets the compiler's messages and what the panel shows of them.
+    void set_messages(std::string messages);
 
     WorkbenchOptions options_;
     std::string folder_;
@@ -110,6 +117,8 @@ private:
     bool last_failed_ = false;    ///< the last build failed (no nvcc, bad folder, compile error)
     std::string fail_summary_;
     std::string messages_;
+    std::string messages_shown_;  ///< messages_ relative to folder_
+    std::string first_error_;     ///< the first line of messages_shown_ naming an error
     std::string detail_;
     std::string cannot_run_;      ///< why the built library cannot run here ("" when it can)
     StudentLane lane_;

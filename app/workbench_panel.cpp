@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include "inspector.h"
@@ -75,29 +74,12 @@ void status_block(const Workbench& bench) {
     if (!bench.settings_error().empty()) ImGui::TextColored(kYellow, "%s", bench.settings_error().c_str());
 }
 
-/// The first line of the compiler's messages that names an error.
-std::string first_error_line(const std::string& messages) {
-    std::istringstream in(messages);
-    for (std::string line; std::getline(in, line);)
-        if (line.find("error") != std::string::npos) return line;
-    return "";
-}
-
-/// `text` with "FOLDER/" removed, so the student's file:line fits the panel.
-std::string relative_to(const std::string& text, const std::string& folder) {
-    std::string out = text;
-    const std::string prefix = folder + "/";
-    for (size_t at = out.find(prefix); !folder.empty() && at != std::string::npos; at = out.find(prefix, at))
-        out.erase(at, prefix.size());
-    return out;
-}
-
 /// The compiler's messages: a read-only text box (select and Ctrl+C) and Copy all.
 void messages_box(const Workbench& bench) {
     const std::string& full = bench.compiler_messages();
     if (full.empty()) return;
-    const std::string m = relative_to(full, bench.folder());
-    const std::string first = first_error_line(m);
+    const std::string& m = bench.compiler_messages_shown();
+    const std::string& first = bench.first_error_line();
     if (!first.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kRed);
         ImGui::TextWrapped("%s", first.c_str());
@@ -107,9 +89,10 @@ void messages_box(const Workbench& bench) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Copy all")) ImGui::SetClipboardText(full.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("copies the messages with full paths");
-    std::string text = m;  // read-only: ImGui never writes it back
-    ImGui::InputTextMultiline("##messages", &text, ImVec2(-1, ImGui::GetTextLineHeight() * 8),
-                              ImGuiInputTextFlags_ReadOnly);
+    // Read-only: ImGui never writes into the buffer (imgui_stdlib passes a
+    // std::string's c_str() the same way), so the stored text needs no copy.
+    ImGui::InputTextMultiline("##messages", const_cast<char*>(m.c_str()), m.size() + 1,
+                              ImVec2(-1, ImGui::GetTextLineHeight() * 8), ImGuiInputTextFlags_ReadOnly);
 }
 
 /// What went wrong in the student's code, and the restart button.

@@ -68,13 +68,13 @@ Scene scene_at_frame(const Scene& scene, int frames) {
     return s;
 }
 
-namespace {
-
 std::string rgb_text(const float* v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "(%.4f, %.4f, %.4f)", v[0], v[1], v[2]);
     return buf;
 }
+
+namespace {
 
 std::string story_text(const PixelStory& st) {
     std::string out = "Pixel (" + std::to_string(st.x) + ", " + std::to_string(st.y) +

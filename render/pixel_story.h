@@ -56,6 +56,10 @@ PixelStory pixel_story(const Scene& scene, int width, int height, int x, int y, 
 /// circles of frame frames - 1 in the course's numbering).
 Scene scene_at_frame(const Scene& scene, int frames);
 
+/// R, G and B of `rgb` (three floats, 0..1 for colors in range) as
+/// "(0.2500, 0.5000, 0.7500)": four decimals, as the pixel story prints them.
+std::string rgb_text(const float* rgb);
+
 /// The report printed when a check fails: how many pixels differ, the first
 /// few (x, y, expected, got), and the story of the first.
 std::string describe_mismatches(const Image& test, const Image& reference, float tolerance, long long count,

@@ -63,14 +63,19 @@ std::string canonical_renderer_name(const std::string& name_in) {
     throw std::invalid_argument("unknown renderer '" + name_in + "' (valid: " + all + ", cuda)");
 }
 
-std::string renderer_unavailable(const std::string& name_in) {
+std::string renderer_unavailable_reason(const std::string& name_in) {
     const std::string name = canonical_renderer_name(name_in);
     for (const auto& i : renderer_infos())
         if (i.name == name && !i.needs_gpu) return "";
     if (name == "student" && !cuda_built()) return "";  // the student's library brings its own CUDA
     std::string why;
     if (cuda_device_available(&why)) return "";
-    return "renderer '" + name + "' needs a CUDA GPU: " + why;
+    return why;
+}
+
+std::string renderer_unavailable(const std::string& name_in) {
+    const std::string why = renderer_unavailable_reason(name_in);
+    return why.empty() ? "" : "renderer '" + canonical_renderer_name(name_in) + "' needs a CUDA GPU: " + why;
 }
 
 namespace {

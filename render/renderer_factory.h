@@ -40,6 +40,11 @@ std::string default_renderer_name();
 /// "ref" -> "cpuref"). Throws std::invalid_argument listing the valid names.
 std::string canonical_renderer_name(const std::string& name);
 
+/// Why renderer `name` cannot run here, the bare reason ("no NVIDIA GPU or
+/// driver found", "this build has no CUDA support ..."), or "" when it can.
+/// Throws std::invalid_argument for an unknown name.
+std::string renderer_unavailable_reason(const std::string& name);
+
 /// Why renderer `name` cannot run here, as one message ("renderer 'tiled'
 /// needs a CUDA GPU: no NVIDIA GPU or driver found"), or "" when it can.
 /// Throws std::invalid_argument for an unknown name.

@@ -61,22 +61,12 @@ void collect_student_files(const fs::path& dir, std::vector<std::string>& used, 
     for (const auto& entry : fs::directory_iterator(dir)) {
         if (!entry.is_regular_file()) continue;
         const std::string name = entry.path().filename().string();
-        if (!is_compiled_source(name) && !is_header(name)) continue;
+        if (!is_student_source(name)) continue;
         if (std::find(framework.begin(), framework.end(), name) != framework.end()) ignored.push_back(name);
         else used.push_back(name);
     }
     std::sort(used.begin(), used.end());
     std::sort(ignored.begin(), ignored.end());
-}
-
-void check_student_folder(const fs::path& dir) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw std::invalid_argument("--student '" + dir.string() + "' is not a folder: point it at your course's render/ folder");
-    for (const char* must : {"cudaRenderer.cu", "cudaRenderer.h"})
-        if (!fs::is_regular_file(dir / must, ec))
-            throw std::invalid_argument("--student '" + dir.string() + "' has no " + must +
-                                        ": point it at your course's render/ folder");
 }
 
 /// One of the student's files as read once: what is hashed, scanned and
@@ -195,6 +185,19 @@ void compile(const std::string& nvcc, const std::string& arch, const std::vector
 
 }  // namespace
 
+void check_student_folder(const std::string& dir_text) {
+    const fs::path dir(dir_text);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw std::invalid_argument("--student '" + dir_text + "' is not a folder: point it at your course's render/ folder");
+    for (const char* must : {"cudaRenderer.cu", "cudaRenderer.h"})
+        if (!fs::is_regular_file(dir / must, ec))
+            throw std::invalid_argument("--student '" + dir_text + "' has no " + must +
+                                        ": point it at your course's render/ folder");
+}
+
+bool is_student_source(const std::string& name) { return is_compiled_source(name) || is_header(name); }
+
 const std::vector<std::string>& framework_file_names() {
     static const std::vector<std::string> names = {
         "circleRenderer.h", "image.h", "sceneLoader.h", "sceneLoader.cpp", "noise.h", "noise.cpp", "util.h",
@@ -255,7 +258,7 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
 
 BuildResult build_student(const BuildOptions& o) {
     const fs::path dir = fs::absolute(o.dir).lexically_normal();
-    check_student_folder(dir);
+    check_student_folder(dir.string());
     BuildResult res;
     collect_student_files(dir, res.sources, res.ignored);
     const std::string nvcc = find_nvcc(o.nvcc);

@@ -55,6 +55,18 @@ struct NvccMissing : std::runtime_error {
 /// NvccMissing, BuildError.
 BuildResult build_student(const BuildOptions& options);
 
+/// Checks that `dir` is a course render/ folder: a folder holding
+/// cudaRenderer.cu and cudaRenderer.h. Throws std::invalid_argument saying
+/// "--student 'DIR' is not a folder: ..." or "--student 'DIR' has no
+/// cudaRenderer.cu: ..." (DIR as given) otherwise; build_student calls it
+/// first.
+void check_student_folder(const std::string& dir);
+
+/// True when `name` (a file name, no folder) is one of the student's source
+/// files that build_student takes: compiled sources (.cu, .cpp, .cc, .cxx)
+/// and headers (.h, .hpp, .hh, .cuh, .cu_inl, .inl, .inc), by extension.
+bool is_student_source(const std::string& name);
+
 /// The course framework's file names (COURSE_INTERFACE.md), which the
 /// harness takes from the project instead of the student's folder.
 const std::vector<std::string>& framework_file_names();
