@@ -12,11 +12,24 @@
 //              pairs at the scanned offsets, the tiles of each box in
 //              row-major order, lanes striding over a circle's pairs
 //              (coalesced stores). Pairs come out sorted by circle index.
+//              Before it, bin_prepare pads the unused tail of the pair
+//              buffers (see "Speculative capacity" below) with the largest
+//              key.
 //   bin.sort   stable radix sort of the pairs by tile id (CUB): within a
 //              tile, circles stay in input order. This is what keeps the
 //              blending order correct without any atomics on pixels.
-//   bin.ranges one thread per tile binary-searches the sorted keys for
-//              where its run starts and ends.
+//   bin.ranges one warp per tile boundary finds where the tile's run starts
+//              in the sorted keys, by a 32-way search (bin_ranges_kernel).
+//
+// Speculative capacity. The pair total is known only on the device after
+// bin.scan; sizing the sort with it would mean waiting for it on the host
+// (a round trip of ~15-20 us with the GPU idle). Instead the renderer sizes
+// the pair buffers from the previous frame's total plus slack, the fill
+// writes only pairs below that capacity, the tail is padded with the largest
+// key (sorted last, after every real pair, so the ranges' search needs no
+// total) and the shading reads the true total on the device. If this frame has more pairs
+// than the capacity, shading skips the frame (TileLists::overflowed) and the
+// renderer bins it again at the right size.
 //
 // No kernel here synchronizes threads; kernels are ordered by the stream.
 #include "kernels/cuda_check.h"
@@ -45,7 +58,7 @@ __global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, Ti
 /// ballot and shuffle (full mask).
 __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                 const unsigned long long* offsets, unsigned long long base,
-                                unsigned int* keys, int* values) {
+                                unsigned long long limit, unsigned int* keys, int* values) {
     const int lane = threadIdx.x & 31;
     const int64_t warps_total = (int64_t(gridDim.x) * blockDim.x) >> 5;
     const int64_t warp_id = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5;
@@ -61,6 +74,9 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
             ty0 = tr.ty0;
             w = tr.empty() ? 1 : tr.tx1 - tr.tx0;
             count = static_cast<int>(tr.count());
+            // past the capacity: write only what fits (the frame is redone)
+            if (pos >= limit) count = 0;
+            else if (pos + count > limit) count = static_cast<int>(limit - pos);
         }
         // Circles with few pairs: the lane writes them itself. Larger ones:
         // the whole warp takes them one at a time, lanes striding.
@@ -94,40 +110,58 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
 /// warp instruction touches up to 32 sectors instead of 4.
 __global__ void bin_fill_per_thread_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                            const unsigned long long* offsets, unsigned long long base,
-                                           unsigned int* keys, int* values) {
+                                           unsigned long long limit, unsigned int* keys, int* values) {
     for (int64_t i = begin + blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < end;
          i += int64_t(gridDim.x) * blockDim.x) {
         const float4 geo = c.geom[i];
         const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
         unsigned long long pos = offsets[i] - base;
         for (int ty = tr.ty0; ty < tr.ty1; ++ty)
-            for (int tx = tr.tx0; tx < tr.tx1; ++tx, ++pos) {
+            for (int tx = tr.tx0; tx < tr.tx1 && pos < limit; ++tx, ++pos) {
                 keys[pos] = static_cast<unsigned int>(ty * g.tiles_x + tx);
                 values[pos] = static_cast<int>(i);
             }
     }
 }
 
-/// First position in sorted keys[0, n) whose key is >= t.
-__device__ __forceinline__ unsigned int lower_bound_key(const unsigned int* keys, unsigned int n,
-                                                        unsigned int t) {
-    unsigned int lo = 0, hi = n;
-    while (lo < hi) {
-        const unsigned int mid = lo + (hi - lo) / 2;
-        if (keys[mid] < t) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+/// Writes the largest key into the pair slots [*total, capacity) that this
+/// frame leaves unused (speculative batches only).
+__global__ void bin_prepare_kernel(const unsigned long long* total, unsigned long long capacity, unsigned int* keys) {
+    const unsigned long long step = uint64_t(gridDim.x) * blockDim.x;
+    for (unsigned long long i = *total + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < capacity; i += step)
+        keys[i] = 0xffffffffu;
 }
 
-/// One thread per tile: its run in the sorted keys is [lower_bound(t),
-/// lower_bound(t + 1)). Empty tiles get start == end; nothing to zero first.
-__global__ void bin_ranges_kernel(const unsigned int* keys, unsigned int pairs, int tiles,
-                                  unsigned int* start, unsigned int* end) {
-    const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= tiles) return;
-    start[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t));
-    end[t] = lower_bound_key(keys, pairs, static_cast<unsigned int>(t) + 1u);
+/// One warp per boundary t = 0..tiles: the first position in sorted
+/// keys[0, n) whose key is >= t, found by a 32-way search. Each step the 32
+/// lanes probe 32 evenly spaced keys inside [lo, hi) and a ballot counts
+/// those below t, cutting the range 33-fold: about log32(n) dependent loads
+/// (5 for 5.6 M pairs) instead of a binary search's log2(n) (23). Padding
+/// keys (0xffffffff) sort after every tile id, so the search may cover them.
+/// Tile t's run is [bound(t), bound(t + 1)): lane 0 writes start[t] and
+/// end[t - 1]. Whole warps leave together (t is the same in every lane).
+__global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n, int tiles, unsigned int* start,
+                                  unsigned int* end) {
+    const int lane = threadIdx.x & 31;
+    const int t = static_cast<int>((blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5);
+    if (t > tiles) return;
+    const unsigned int key = static_cast<unsigned int>(t);
+    unsigned long long lo = 0, hi = n;  // the bound lies in [lo, hi]
+    while (hi - lo > 32) {
+        const unsigned long long p = lo + (hi - lo) * (lane + 1) / 33;
+        const unsigned int below = __ballot_sync(0xffffffffu, keys[p] < key);
+        const int c = __popc(below);  // sorted: the lanes below t are a prefix
+        const unsigned long long last_below = __shfl_sync(0xffffffffu, p, c > 0 ? c - 1 : 0);
+        const unsigned long long first_not = __shfl_sync(0xffffffffu, p, c < 32 ? c : 31);
+        if (c > 0) lo = last_below + 1;
+        if (c < 32) hi = first_not;
+    }
+    const bool is_below = lo + lane < hi && keys[lo + lane] < key;
+    const unsigned long long bound = lo + __popc(__ballot_sync(0xffffffffu, is_below));
+    if (lane == 0) {
+        if (t < tiles) start[t] = static_cast<unsigned int>(bound);
+        if (t > 0) end[t - 1] = static_cast<unsigned int>(bound);
+    }
 }
 
 __global__ void tile_loads_kernel(const unsigned int* start, const unsigned int* end, int tiles,
@@ -163,22 +197,31 @@ void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGr
 }
 
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
-                     int* values, bool per_thread, cudaStream_t s) {
+                     const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
+                     unsigned int* keys, int* values, bool per_thread, cudaStream_t s) {
     if (end <= begin) return;
     if (per_thread) {
-        bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, keys,
-                                                                                values);
+        bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit,
+                                                                                keys, values);
         check_launch("bin_fill_per_thread_kernel");
         return;
     }
-    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, keys, values);
+    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit, keys, values);
     check_launch("bin_fill_kernel");
 }
 
-void launch_bin_ranges(const unsigned int* keys, int64_t pairs, int tiles, unsigned int* start,
+void launch_bin_prepare(const unsigned long long* total, unsigned long long capacity, unsigned long long tail_hint,
+                        unsigned int* keys, cudaStream_t s) {
+    if (capacity == 0) return;
+    bin_prepare_kernel<<<blocks_for(static_cast<int64_t>(std::max<unsigned long long>(tail_hint, 1)), 256), 256, 0, s>>>(
+        total, capacity, keys);
+    check_launch("bin_prepare_kernel");
+}
+
+void launch_bin_ranges(const unsigned int* keys, unsigned long long pairs, int tiles, unsigned int* start,
                        unsigned int* end, cudaStream_t s) {
-    bin_ranges_kernel<<<(tiles + 255) / 256, 256, 0, s>>>(keys, static_cast<unsigned int>(pairs), tiles, start, end);
+    const int64_t threads = (static_cast<int64_t>(tiles) + 1) * 32;
+    bin_ranges_kernel<<<blocks_for(threads, 256), 256, 0, s>>>(keys, pairs, tiles, start, end);
     check_launch("bin_ranges_kernel");
 }
 

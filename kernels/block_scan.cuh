@@ -48,4 +48,34 @@ __device__ __forceinline__ int block_exclusive_scan(int value, int* warp_totals,
     return before + inclusive - value;
 }
 
+/// The same exclusive scan for 0/1 flags, the case of stream compaction:
+/// a warp's 32 flags fit one 32-bit word (__ballot_sync), so the warp scan is
+/// a population count of the bits below the lane (__popc(mask & below)), one
+/// instruction instead of five shuffle steps; lane 0 writes the warp's count
+/// to `warp_counts`, and after one __syncthreads() every thread adds up the
+/// counts of the warps before it (THREADS / 32 shared-memory reads, the same
+/// address for every lane: broadcasts). One barrier instead of two.
+/// Every thread of the block must call it. `warp_counts` (THREADS / 32 ints)
+/// may be written again only after every thread has returned from this call
+/// (a later barrier, or a second buffer for the next call).
+template <int THREADS>
+__device__ __forceinline__ int block_exclusive_scan_flags(bool flag, int* warp_counts, int& block_total) {
+    static_assert(THREADS >= 32 && THREADS <= 1024 && THREADS % 32 == 0, "block size must be a multiple of 32");
+    constexpr int kWarps = THREADS / 32;
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const unsigned int mask = __ballot_sync(0xffffffffu, flag);
+    if (lane == 0) warp_counts[warp] = __popc(mask);
+    __syncthreads();
+    int before = 0, total = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const int n = warp_counts[w];
+        before += w < warp ? n : 0;
+        total += n;
+    }
+    block_total = total;
+    return before + __popc(mask & ((1u << lane) - 1u));
+}
+
 }  // namespace cr

@@ -11,7 +11,7 @@ __global__ void clear_kernel(float4* image, int width, int height, ShadeMode sha
     for (int64_t p = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; p < n;
          p += int64_t(gridDim.x) * blockDim.x) {
         const int j = static_cast<int>(p / width);
-        const float v = shade == ShadeMode::Snow ? snow_background(j, height) : 1.f;
+        const float v = background_value(shade, j, height);
         image[p] = make_float4(v, v, v, 1.f);
     }
 }

@@ -61,25 +61,38 @@ public:
         }
         host_image_ = Image();
         timeline_.reset();
+        clear_pending_ = false;
+        geom_stale_ = true;
+        pair_capacity_ = 0;
+        last_pairs_total_ = 0;
+        speculation_misses_ = 0;
     }
 
+    /// The tiled kernels start the next shading launch from the background
+    /// instead (clear_pending_): the clear costs no launch and no pass over
+    /// the image. Anything that reads the image first runs the clear.
     void clear() override {
         timeline_.reset();
         timeline_.mark("clear", "Clear", stream_.get());
-        launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
+        if (binned_kind()) clear_pending_ = true;
+        else launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
     }
 
     void advance() override {
         timeline_.mark("advance", "Advance", stream_.get());
         launch_advance(circles_.view().soa, static_cast<int>(circles_.motion), stream_.get());
+        if (circles_.motion != Motion::None) geom_stale_ = true;
         ++frame_;
     }
 
     void render() override {
         const DeviceCircles c = circles_.view();
         cudaStream_t s = stream_.get();
-        timeline_.mark("bin.pack", "Render", s);
-        launch_pack_geometry(c, s);
+        if (geom_stale_) {  // static scenes pack once, after setup
+            timeline_.mark("bin.pack", "Render", s);
+            launch_pack_geometry(c, s);
+            geom_stale_ = false;
+        }
         last_binned_ = false;
         if (!binned_kind()) {
             shade_per_pixel(c);
@@ -94,6 +107,7 @@ public:
 
     const Image& image() override {
         cudaStream_t s = stream_.get();
+        run_pending_clear();
         if (host_image_.width != width_ || host_image_.height != height_) host_image_ = Image(width_, height_);
         timeline_.mark("download", "", s);
         CR_CUDA(cudaMemcpyAsync(host_image_.data.data(), image_.get(), size_t(width_) * height_ * sizeof(float4),
@@ -110,7 +124,10 @@ public:
         synchronize();
         CR_CUDA(on ? cudaProfilerStart() : cudaProfilerStop());
     }
-    GpuImage gpu_image() const override { return {reinterpret_cast<const float*>(image_.get()), stream_.get()}; }
+    GpuImage gpu_image() const override {
+        run_pending_clear();
+        return {reinterpret_cast<const float*>(image_.get()), stream_.get()};
+    }
     size_t peak_device_bytes() const override { return tally_.peak; }
     bool is_incorrect_by_design() const override { return kind_ == KernelKind::Unordered; }
 
@@ -121,6 +138,7 @@ public:
             return w;
         }
         w.circle_tile_pairs = last_pairs_;
+        w.binning_redos = speculation_misses_;
         w.coverage_tests = last_pairs_ * static_cast<long long>(grid_.tile) * grid_.tile;
         return w;
     }
@@ -139,6 +157,14 @@ private:
         return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent || kind_ == KernelKind::FrontToBack;
     }
 
+    /// The deferred clear, for whoever reads the image before a shading
+    /// launch has written the background.
+    void run_pending_clear() const {
+        if (!clear_pending_) return;
+        launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
+        clear_pending_ = false;
+    }
+
     /// naive and unordered: one shading kernel over the packed circles.
     void shade_per_pixel(const DeviceCircles& c) {
         cudaStream_t s = stream_.get();
@@ -154,21 +180,24 @@ private:
         cudaStream_t s = stream_.get();
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
-            if (!(first && last)) ftb_acc_.reserve("shade.ftb_state", size_t(width_) * height_, &tally_);
-            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, s);
-            return;
+            if (!(first && last)) {
+                ftb_acc_.reserve("shade.ftb_state", size_t(width_) * height_, &tally_);
+                run_pending_clear();  // every batch's launch adds to the image's alpha
+            }
+            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, clear_pending_, s);
+        } else {
+            const bool persistent = kind_ == KernelKind::Persistent;
+            if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
+            launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), clear_pending_, persistent,
+                               order_.counter.get(), order, persistent_blocks_, opt_.shade_variant, s);
         }
-        const bool persistent = kind_ == KernelKind::Persistent;
-        if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
-        launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), persistent, order_.counter.get(),
-                           order, persistent_blocks_, opt_.shade_variant, s);
+        if (!lists.total) clear_pending_ = false;  // else render_binned decides, once it knows the frame fit
     }
 
-    /// bin.count and bin.scan, then the pair total read back to the host
-    /// (the frame's one wait inside render(): the total sizes the next stages).
-    unsigned long long count_pairs(const DeviceCircles& c) {
+    /// The frame's pair total, copied from the device after bin.scan; waits
+    /// for it.
+    unsigned long long wait_for_total() {
         cudaStream_t s = stream_.get();
-        bins_.count_and_scan(c, grid_, s, &timeline_);
         CR_CUDA(cudaMemcpyAsync(h_total_.get(), bins_.total.get(), sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, s));
         CR_CUDA(cudaStreamSynchronize(s));
@@ -195,13 +224,55 @@ private:
         return batches;
     }
 
+    /// Binning and shading of a frame with more circle-tile tests than the
+    /// direct path takes. When the last frame's total fits one batch, this
+    /// one is binned speculatively with room for that total plus slack and
+    /// no wait on the host inside the frame (kernels/bin.cu); the host waits
+    /// once at the end, and redoes the frame in the rare case it had more.
     void render_binned(const DeviceCircles& c) {
-        const unsigned long long pairs = count_pairs(c);
-        last_pairs_ = static_cast<long long>(pairs);
+        bins_.count_and_scan(c, grid_, stream_.get(), &timeline_);
         last_binned_ = true;
+        if (pair_capacity_ > 0 && speculate(c)) return;
+        const unsigned long long pairs = wait_for_total();
+        note_total(pairs);
         std::vector<PairBatch> batches = plan_batches(pairs, c.count);
         if (kind_ == KernelKind::FrontToBack) std::reverse(batches.begin(), batches.end());  // front to back
         for (size_t i = 0; i < batches.size(); ++i) bin_and_shade(c, batches[i], i == 0, i + 1 == batches.size());
+    }
+
+    /// One speculative pass at pair_capacity_; true when the frame fit (else
+    /// nothing was shaded and the image is as before).
+    bool speculate(const DeviceCircles& c) {
+        const bool clear_was_pending = clear_pending_;
+        const PairBatch batch{0, c.count, 0, pair_capacity_, true, pair_capacity_ - last_pairs_total_};
+        bin_and_shade(c, batch, true, true);
+        timeline_.close(stream_.get());  // the frame's GPU work ends here, not after the host's wait
+        const unsigned long long pairs = wait_for_total();
+        if (pairs <= pair_capacity_) {
+            clear_pending_ = false;
+            note_total(pairs);
+            return true;
+        }
+        timeline_.reopen();  // the redo's first stage counts the wait
+        clear_pending_ = clear_was_pending;
+        ++speculation_misses_;
+        return false;
+    }
+
+    /// Records the frame's pair total and sizes the next frame's speculative
+    /// capacity: the total, plus twice its growth since the last frame (so
+    /// steadily growing scenes still fit), plus 1/64 and 1024 pairs of slack
+    /// (spec=tight: the total alone). 0 disables speculation: the frame
+    /// needs batches, or CR_CUDA_OPTIONS spec=off.
+    void note_total(unsigned long long pairs) {
+        const bool had_last = pair_capacity_ > 0 || last_pairs_total_ > 0;  // a frame binned before this one
+        const unsigned long long growth = had_last && pairs > last_pairs_total_ ? pairs - last_pairs_total_ : 0;
+        last_pairs_ = static_cast<long long>(pairs);
+        last_pairs_total_ = pairs;
+        unsigned long long next = pairs + 2 * growth + pairs / 64 + 1024;
+        if (opt_.speculation == Speculation::Tight) next = pairs;
+        const bool fits = next > 0 && next <= static_cast<unsigned long long>(opt_.max_pairs_per_batch);
+        pair_capacity_ = opt_.speculation != Speculation::Off && fits ? next : 0;
     }
 
     /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
@@ -210,7 +281,12 @@ private:
         const int* sorted = bins_.fill_sort_ranges(c, grid_, batch, opt_.fill_per_thread, &tally_, stream_.get(),
                                                    &timeline_);
         const int* order = kind_ == KernelKind::Persistent ? heavy_first_order() : nullptr;
-        shade_lists(c, TileLists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), c.count}, order, first, last);
+        TileLists lists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), c.count};
+        if (batch.speculative) {
+            lists.total = bins_.total.get();
+            lists.capacity = batch.pairs;
+        }
+        shade_lists(c, lists, order, first, last);
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
@@ -258,7 +334,12 @@ private:
     int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
     TileGrid grid_{};
     long long last_pairs_ = 0;
+    unsigned long long last_pairs_total_ = 0;
+    unsigned long long pair_capacity_ = 0;  ///< next frame's speculative pair capacity (0: none)
+    long long speculation_misses_ = 0;      ///< frames binned twice because they outgrew the capacity
     bool last_binned_ = false;
+    bool geom_stale_ = true;                ///< circles moved (or were uploaded) since bin.pack
+    mutable bool clear_pending_ = false;    ///< clear() deferred into the next shading launch
 };
 
 /// True when the NVIDIA driver's library can be loaded: then "insufficient
@@ -279,6 +360,11 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
         return void(o.shade_variant = value == "split" ? kShadeSplitList : 0);
     if (key == "cull" && (value == "warp" || value == "none"))
         return void(o.shade_variant = value == "warp" ? kShadeWarpCull : 0);
+    if (key == "scan" && (value == "shuffle" || value == "ballot"))
+        return void(o.shade_variant = value == "shuffle" ? kShadeShuffleScan : 0);
+    if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
+        return void(o.speculation = value == "on" ? Speculation::Slack
+                                    : value == "off" ? Speculation::Off : Speculation::Tight);
     long long v = 0;
     if (!parse_integer(value, 0, 1ll << 40, v))
         throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
@@ -290,7 +376,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
                                     "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none)");
+                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight)");
 }
 
 }  // namespace

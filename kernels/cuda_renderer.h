@@ -24,6 +24,9 @@ enum class KernelKind {
 };
 
 /// Options of the tiled kernels (defaults are the measured best).
+/// How binning sizes its pair buffers (CudaOptions::speculation).
+enum class Speculation { Off, Slack, Tight };
+
 struct CudaOptions {
     int tile_size = 16;       ///< tile edge in pixels (8 or 16)
     int rows_per_thread = 4;  ///< pixel rows each shading thread owns (16x16 tiles: 4 or 8)
@@ -42,18 +45,25 @@ struct CudaOptions {
     /// Teaching variants (docs/KERNELS.md, "From lecture to code"), same
     /// images: the earlier one-thread-per-circle bin.fill (fill=thread), and
     /// for the tiled 16x16, 4-row kernel the shared list as two arrays
-    /// (list=split, kShadeSplitList) or warp-uniform culling (cull=warp,
-    /// kShadeWarpCull); 0 is the default kernel.
+    /// (list=split, kShadeSplitList), warp-uniform culling (cull=warp,
+    /// kShadeWarpCull) or compaction with the general shuffle scan
+    /// (scan=shuffle, kShadeShuffleScan); 0 is the default kernel.
     bool fill_per_thread = false;
     int shade_variant = 0;
+    /// Bin each frame with the last frame's pair total plus slack as the
+    /// capacity, without waiting for this frame's total on the host
+    /// (kernels/bin.cu, "Speculative capacity"). CR_CUDA_OPTIONS spec=off
+    /// waits instead; spec=tight leaves no slack, so any frame with more
+    /// pairs than the last is binned twice (tests of that path).
+    Speculation speculation = Speculation::Slack;
 };
 
 /// CudaOptions::shade_variant values (bits of the tiled kernel's template).
-constexpr int kShadeSplitList = 1, kShadeWarpCull = 2;
+constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;
 
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
 /// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
-/// list=split,cull=warp" (experiments, `render bench`, `render profile`), and
+/// list=split,cull=warp,scan=shuffle,spec=off" (experiments, `render bench`, `render profile`), and
 /// CR_SYNC_STAGES=1. Unknown keys throw
 /// std::invalid_argument.
 CudaOptions cuda_options_from_env(CudaOptions base = {});

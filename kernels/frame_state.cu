@@ -104,15 +104,16 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     const int n = static_cast<int>(batch.pairs);
     reserve_pairs(batch.pairs, bits, tally, stream);
     mark(timeline, "bin.fill", stream);
-    launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, keys.get(), values.get(),
+    if (batch.speculative) launch_bin_prepare(total.get(), batch.pairs, batch.tail_hint, keys.get(), stream);
+    launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, batch.pairs, keys.get(), values.get(),
                     fill_per_thread, stream);
     mark(timeline, "bin.sort", stream);
     cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
     cub::DoubleBuffer<int> v(values.get(), values_alt.get());
     size_t bytes = temp.size();
-    CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, k, v, n, 0, bits, stream));
+    if (n > 0) CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, k, v, n, 0, bits, stream));
     mark(timeline, "bin.ranges", stream);
-    launch_bin_ranges(k.Current(), n, g.tile_count(), tile_start.get(), tile_end.get(), stream);
+    launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), tile_start.get(), tile_end.get(), stream);
     return v.Current();
 }
 

@@ -28,10 +28,15 @@ struct CircleBuffers {
 };
 
 /// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
-/// of the full frame's scanned offsets.
+/// of the full frame's scanned offsets. A speculative batch (all circles,
+/// base 0) has room for `pairs` pairs while the frame's true total is known
+/// only on the device (BinBuffers::total; kernels/bin.cu, "Speculative
+/// capacity"); `tail_hint` is how many slots it expects to leave unused.
 struct PairBatch {
     int64_t begin, end;
     unsigned long long base, pairs;
+    bool speculative = false;
+    unsigned long long tail_hint = 0;
 };
 
 /// Binning's buffers. Per circle: tile counts and their exclusive scan
@@ -53,11 +58,11 @@ struct BinBuffers {
     /// The renderer and the GPU tests bin through this one path.
     void count_and_scan(const DeviceCircles& c, const TileGrid& g, cudaStream_t stream, StageTimeline* timeline);
 
-    /// Sizes the pair buffers for `batch`, then stages bin.fill, bin.sort
-    /// (stable, by tile id) and bin.ranges (tile_start/tile_end) of it,
-    /// queued on `stream` after count_and_scan. Returns the circle indices
-    /// sorted by tile, input order within a tile (device; valid until the
-    /// next call).
+    /// Sizes the pair buffers for `batch`, then stages bin.fill (with
+    /// bin_prepare), bin.sort (stable, by tile id) and bin.ranges
+    /// (tile_start/tile_end) of it, queued on `stream` after count_and_scan.
+    /// Returns the circle indices sorted by tile, input order within a tile
+    /// (device; valid until the next call).
     const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
                                 DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
 

@@ -43,13 +43,15 @@ using namespace tiles;
 constexpr int kTile = 16, kRows = 4, kThreads = kTile * kTile / kRows;
 constexpr float kDone = 1.f / 1048576.f;  // 2^-20: below this transmittance nothing behind shows
 
-/// One thread's pixels: column px, rows py0..py0+3; C and T as in the file comment.
+/// One thread's pixels: column px, rows py0..py0+3 (lx, ly0 inside the
+/// tile); C and T as in the file comment.
 struct FtbStrip {
-    int px, py0;
-    float cx, cy[kRows];
+    int px, py0, lx, ly0;
     float3 c[kRows];
     float t[kRows], alpha[kRows];
 };
+
+using Shared = TileShared<kThreads, kSplitList, kTile>;
 
 __device__ __forceinline__ bool in_image(const FtbStrip& s, int r, const TileGrid& g) {
     return s.px < g.width && s.py0 + r < g.height;
@@ -63,24 +65,22 @@ __device__ __forceinline__ bool strip_done(const FtbStrip& s, const TileGrid& g)
     return done;
 }
 
-/// Blends the chunk's hits into the strip, last to first.
+/// Blends the chunk's hits into the strip, last to first (d2 from the
+/// coverage tables, as in shade_tiled.cu).
 template <bool SNOW>
-__device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const TileShared<kThreads, kSplitList>& sh) {
+__device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const Shared& sh) {
     for (int i = hits - 1; i >= 0; --i) {
-        const float4 geom = sh.list.geom(i);
         const float4 col = sh.list.color(i);
-        const float dx = sub_rn(geom.x, s.cx);
-        const float dx2 = mul_rn(dx, dx);
-        int4 b = make_int4(INT_MIN, INT_MAX, INT_MIN, INT_MAX);
-        if (col.w < 0.f) b = sh.box[i];  // extreme circle: also require its pixel box
+        const float dx2 = sh.tab.dx2[i][s.lx];
+        float dy2[kRows];
+        load_rows<kRows>(&sh.tab.dy2[i][s.ly0], dy2);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            const float dy = sub_rn(geom.y, s.cy[r]);
-            const float d2 = add_rn(dx2, mul_rn(dy, dy));
-            if (d2 > geom.z || s.t[r] < kDone) continue;
-            if (col.w < 0.f && (s.px < b.x || s.px >= b.y || s.py0 + r < b.z || s.py0 + r >= b.w)) continue;
+            const float d2 = add_rn(dx2, dy2[r]);
+            if (!(d2 <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
             if (SNOW) {
-                const Fragment f = shade_snow(d2, fabsf(col.w), geom.w);
+                const float4 geom = sh.list.geom(i);
+                const Fragment f = shade_snow_scaled(d2, geom.z, col.x);
                 const float w = s.t[r] * f.alpha;
                 s.c[r] = make_float3(s.c[r].x + w * f.r, s.c[r].y + w * f.g, s.c[r].z + w * f.b);
                 s.t[r] *= 1.f - f.alpha;
@@ -99,7 +99,6 @@ __device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const
 __device__ __forceinline__ void load_strip(FtbStrip& s, const TileGrid& g, const float4* acc, bool first) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-        s.cy[r] = pixel_center(s.py0 + r, 1.f / static_cast<float>(g.height));
         s.c[r] = make_float3(0.f, 0.f, 0.f);
         s.t[r] = 1.f;
         s.alpha[r] = 0.f;
@@ -113,13 +112,16 @@ __device__ __forceinline__ void load_strip(FtbStrip& s, const TileGrid& g, const
 
 /// Writes the strip: the last launch of a frame (the first batch) composes
 /// C + T * background into the image; earlier ones park (C, T) in `acc`. The
-/// alphas blended are added to the image's alpha either way.
-__device__ __forceinline__ void store_strip(const FtbStrip& s, const TileGrid& g, float4* image, float4* acc, bool last) {
+/// alphas blended are added to the image's alpha either way. With
+/// `from_background` the image is not read: its pixels are the background.
+__device__ __forceinline__ void store_strip(const FtbStrip& s, const DeviceCircles& c, const TileGrid& g,
+                                            float4* image, float4* acc, bool last, bool from_background) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
         if (!in_image(s, r, g)) continue;
         const size_t p = size_t(s.py0 + r) * g.width + s.px;
-        float4 px = image[p];
+        const float bg = background_value(c.shade, s.py0 + r, g.height);
+        float4 px = from_background ? make_float4(bg, bg, bg, 1.f) : image[p];
         px.w += s.alpha[r];
         if (last) {
             px.x = s.c[r].x + s.t[r] * px.x;
@@ -134,38 +136,47 @@ __device__ __forceinline__ void store_strip(const FtbStrip& s, const TileGrid& g
 
 template <bool SNOW>
 __global__ void __launch_bounds__(kThreads)
-    shade_ftb_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last) {
-    __shared__ TileShared<kThreads, kSplitList> sh;
+    shade_ftb_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last,
+                     bool from_background) {
+    __shared__ Shared sh;
+    if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
     const int tile_id = blockIdx.x;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
     FtbStrip s;
-    s.px = tx * kTile + static_cast<int>(threadIdx.x % kTile);
-    s.py0 = ty * kTile + static_cast<int>(threadIdx.x / kTile) * kRows;
-    s.cx = pixel_center(s.px, 1.f / static_cast<float>(g.width));
+    s.lx = static_cast<int>(threadIdx.x % kTile);
+    s.ly0 = static_cast<int>(threadIdx.x / kTile) * kRows;
+    s.px = tx * kTile + s.lx;
+    s.py0 = ty * kTile + s.ly0;
+    set_tile_centers(sh, g, tx, ty);
     load_strip(s, g, acc, first);
     const int64_t begin = lists.list ? lists.start[tile_id] : 0;
     const int64_t end = lists.list ? lists.end[tile_id] : lists.count;
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
+    Candidate next = load_candidate(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
     for (int64_t k = chunks - 1; k >= 0; --k) {
         if (__syncthreads_and(strip_done(s, g))) break;  // the whole tile is done: uniform exit
-        const int64_t base = begin + k * kThreads;
-        const int hits = compact_chunk<kThreads, kSplitList, SNOW>(c, lists, g, tx, ty, base, end, sh);
+        const Candidate cand = next;
+        next = load_candidate(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
+        const int hits = compact_chunk<kThreads, kSplitList, kTile, SNOW>(c, cand, g, tx, ty, k, sh);
+        if (hits == 0) continue;  // the same in every thread: nothing listed
         __syncthreads();  // the list is complete
         blend_back_to_front<SNOW>(s, hits, sh);
         // the next iteration's __syncthreads_and keeps the list until everyone is done with it
     }
-    store_strip(s, g, image, acc, last);
+    store_strip(s, c, g, image, acc, last, from_background);
 }
 
 }  // namespace
 
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, cudaStream_t s) {
+                      bool last, bool from_background, cudaStream_t s) {
+    if (from_background && !(first && last))
+        throw std::invalid_argument("launch_shade_ftb: from_background needs a single launch (first and last)");
     if (g.tile != kTile) throw std::invalid_argument("the ftb kernel works on 16x16 tiles only (CR_CUDA_OPTIONS tile=16)");
     if (c.shade == ShadeMode::Snow)
-        shade_ftb_kernel<true><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last);
+        shade_ftb_kernel<true><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last, from_background);
     else
-        shade_ftb_kernel<false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last);
+        shade_ftb_kernel<false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last, from_background);
     check_launch("shade_ftb_kernel");
 }
 

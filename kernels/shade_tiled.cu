@@ -7,23 +7,35 @@
 // top edges) take part in everything but never read or write the image.
 //
 // The tile's circle list (from binning, or all circles when binning is
-// skipped) is walked in chunks of one circle per thread:
+// skipped) is walked in chunks of one circle per thread. Each thread loads
+// its circle of the NEXT chunk before working on this one (software
+// pipelining, tile_list.cuh's Candidate), so the list and geom reads are in
+// flight while the block computes.
 //   1. each thread takes one circle of the chunk and runs the exact
 //      circle-tile test (flag 0 or 1) -- binning was only conservative;
-//   2. a block-level exclusive scan of the flags (kernels/block_scan.cuh)
-//      gives every hit its position; hits are written, in input order, to a
-//      shared-memory list (stream compaction);
+//   2. a block-level exclusive scan of the flags gives every hit its
+//      position (kernels/block_scan.cuh, block_exclusive_scan_flags: a
+//      ballot and a popcount per warp, one __syncthreads()); the hit thread
+//      writes its circle, in input order, to a shared-memory list (stream
+//      compaction), with its coverage tables: the squared distances from
+//      the circle's center to the tile's 16 column centers and 16 row
+//      centers (tile_list.cuh, CoverageTables). A chunk without hits ends
+//      here (the scan's total is the same in every thread);
 //   3. __syncthreads(); every thread walks the shared list in order and
-//      blends covered circles into its ROWS pixels, held in registers. All
-//      threads read the same list entry at once: a shared-memory broadcast,
-//      no bank conflicts. dx*dx is computed once per circle for the strip;
+//      blends covered circles into its ROWS pixels, held in registers. A
+//      pixel's d2 is one add of two table entries (bit-identical to cpuref's
+//      dx*dx + dy*dy, each rounded); all threads read the same list entry
+//      (a broadcast), lanes read 16 consecutive column entries (no bank
+//      conflicts);
 //   4. __syncthreads() before the next chunk overwrites the list.
-// Every thread reaches every barrier: loop bounds depend only on values the
-// whole block shares (list bounds, the scan's total). Order is kept because
-// the list is in input order and each pixel belongs to exactly one thread:
-// no atomics are needed on pixels. Each pixel is read once at the start and
-// written once at the end; a warp's 32 threads cover two 16-pixel row
-// segments of 256 contiguous bytes each, so those accesses coalesce.
+// Every thread reaches every barrier: loop bounds and the skip of empty
+// chunks depend only on values the whole block shares (list bounds, the
+// scan's total). Order is kept because the list is in input order and each
+// pixel belongs to exactly one thread: no atomics are needed on pixels.
+// Each pixel is read once at the start and written once at the end; a
+// warp's 32 threads cover two 16-pixel row segments of 256 contiguous bytes
+// each, so those accesses coalesce. When the frame's clear was deferred
+// (`from_background`), pixels start from the background instead of a read.
 //
 // Flat shading uses alpha = .5: the blend .5*c + .5*p is computed as
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
@@ -51,34 +63,32 @@ using namespace tiles;
 /// True when some lane of the warp owns a pixel in the circle's pixel box
 /// (every lane of the warp calls it: the loop over hits is block-uniform).
 template <int ROWS>
-__device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, float r, const TileGrid& g) {
-    const PixelBox b = circle_pixel_box(geom.x, geom.y, r, g.width, g.height);
+__device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, const TileGrid& g) {
+    const PixelBox b = circle_pixel_box(geom.x, geom.y, geom.z, g.width, g.height);
     const bool mine = s.px >= b.min_x && s.px < b.max_x && s.py0 < b.max_y && s.py0 + ROWS > b.min_y;
     return __any_sync(0xffffffffu, mine);
 }
 
 /// Step 3: every thread walks the shared list in order and blends the hits
-/// into its ROWS pixels (registers). All threads read the same entry.
-template <int THREADS, int ROWS, int VARIANT, bool SNOW>
+/// into its ROWS pixels (registers). All threads read the same list entry;
+/// the coverage tables give d2 with one add a pixel.
+template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileGrid& g,
-                                           const TileShared<THREADS, VARIANT>& sh) {
+                                           const TileShared<THREADS, VARIANT, TILE>& sh) {
     for (int i = 0; i < hits; ++i) {
-        const float4 geom = sh.list.geom(i);
         const float4 col = sh.list.color(i);
-        if ((VARIANT & kWarpCull) && !warp_needs(s, geom, fabsf(col.w), g)) continue;  // warp-uniform
-        const float dx = sub_rn(geom.x, s.cx);
-        const float dx2 = mul_rn(dx, dx);
-        int4 b = make_int4(INT_MIN, INT_MAX, INT_MIN, INT_MAX);
-        if (col.w < 0.f) b = sh.box[i];  // extreme circle: also require its pixel box
+        if ((VARIANT & kWarpCull) && !warp_needs(s, sh.list.geom(i), g)) continue;  // warp-uniform
+        const float dx2 = sh.tab.dx2[i][s.lx];
+        float dy2[ROWS];
+        load_rows<ROWS>(&sh.tab.dy2[i][s.ly0], dy2);
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
-            const float dy = sub_rn(geom.y, s.cy[r]);
-            const float d2 = add_rn(dx2, mul_rn(dy, dy));
-            if (d2 <= geom.z) {
-                if (col.w < 0.f && (s.px < b.x || s.px >= b.y || s.py0 + r < b.z || s.py0 + r >= b.w)) continue;
+            const float d2 = add_rn(dx2, dy2[r]);
+            if (d2 <= col.w) {  // false for NaN: outside an extreme circle's box
                 float4& a = s.acc[r];
                 if (SNOW) {
-                    blend(a.x, a.y, a.z, a.w, shade_snow(d2, fabsf(col.w), geom.w));
+                    const float4 geom = sh.list.geom(i);
+                    blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2, geom.z, col.x));
                 } else {
                     a.x = fmaf(.5f, a.x, col.x);
                     a.y = fmaf(.5f, a.y, col.y);
@@ -90,28 +100,39 @@ __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileG
     }
 }
 
+/// Shades one tile. `from_background`: the frame's clear was deferred to
+/// this launch, so the pixels start from the background instead of being
+/// read (the renderer's clear() then launches nothing: one 16 MB write and
+/// one 16 MB read fewer at 1024x1024).
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                           float4* image, int tile_id, TileShared<TILE * TILE / ROWS, VARIANT>& sh) {
+                                           float4* image, bool from_background, int tile_id,
+                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
     Strip<ROWS> s;
-    s.px = tx * TILE + static_cast<int>(threadIdx.x % TILE);
-    s.py0 = ty * TILE + static_cast<int>(threadIdx.x / TILE) * ROWS;
-    s.cx = pixel_center(s.px, 1.f / static_cast<float>(g.width));
+    s.lx = static_cast<int>(threadIdx.x % TILE);
+    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
+    s.px = tx * TILE + s.lx;
+    s.py0 = ty * TILE + s.ly0;
+    set_tile_centers(sh, g, tx, ty);
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
         const int py = s.py0 + k;
-        s.cy[k] = pixel_center(py, 1.f / static_cast<float>(g.height));
-        s.acc[k] = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (s.px < g.width && py < g.height) s.acc[k] = image[size_t(py) * g.width + s.px];
+        const float bg = background_value(c.shade, py, g.height);
+        s.acc[k] = make_float4(bg, bg, bg, 1.f);
+        if (!from_background && s.px < g.width && py < g.height) s.acc[k] = image[size_t(py) * g.width + s.px];
     }
     const int64_t begin = lists.list ? lists.start[tile_id] : 0;
     const int64_t end = lists.list ? lists.end[tile_id] : lists.count;
-    for (int64_t base = begin; base < end; base += kThreads) {
-        const int hits = compact_chunk<kThreads, VARIANT, SNOW>(c, lists, g, tx, ty, base, end, sh);
+    Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
+    for (int64_t base = begin, chunk = 0; base < end; base += kThreads, ++chunk) {
+        const Candidate cand = next;
+        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);  // used by the next chunk
+        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
+        if (hits == 0) continue;  // the same in every thread: nothing listed, nothing to wait for
         __syncthreads();  // the list is complete
-        blend_list<kThreads, ROWS, VARIANT, SNOW>(s, hits, g, sh);
+        blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
         __syncthreads();  // everyone is done with the list before the next chunk overwrites it
     }
 #pragma unroll
@@ -123,11 +144,12 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
 __global__ void __launch_bounds__(TILE * TILE / ROWS)
-    shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image,
+    shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, bool from_background,
                        unsigned int* tile_counter, const int* order) {
-    __shared__ TileShared<TILE * TILE / ROWS, VARIANT> sh;
+    __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
+    if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
     if (!PERSISTENT) {
-        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, blockIdx.x, sh);
+        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, sh);
         return;
     }
     const int tiles = g.tile_count();
@@ -137,35 +159,37 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS)
         const int tile = sh.tile;
         __syncthreads();  // everyone has read sh.tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, order ? order[tile] : tile, sh);
+        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, sh);
     }
 }
 
 /// The teaching variants (16x16 tiles, 4 rows, tiled only).
 template <bool SNOW>
-void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, int variant,
-                             cudaStream_t s) {
+void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
+                             int variant, cudaStream_t s) {
     if (variant == kSplitList)
-        shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, nullptr, nullptr);
+        shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
+    else if (variant == kWarpCull)
+        shade_tiles_kernel<16, 4, SNOW, false, kWarpCull><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
     else
-        shade_tiles_kernel<16, 4, SNOW, false, kWarpCull><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, nullptr, nullptr);
+        shade_tiles_kernel<16, 4, SNOW, false, kShuffleScan><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
     check_launch("shade_tiles_kernel<tiled, teaching variant>");
 }
 
 template <int TILE, int R, bool SNOW>
-void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image,
+void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
                     bool persistent, unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
     if (variant != 0) {
         if (TILE != 16 || R != 4 || persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split and cull=warp exist for the tiled kernel "
                                         "with tile=16 and rows=4 only");
-        launch_teaching_variant<SNOW>(c, lists, g, image, variant, s);
+        launch_teaching_variant<SNOW>(c, lists, g, image, bg, variant, s);
     } else if (persistent) {
-        shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, counter, order);
+        shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);
         check_launch("shade_tiles_kernel<persistent>");
     } else {
-        shade_tiles_kernel<TILE, R, SNOW, false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, counter, nullptr);
+        shade_tiles_kernel<TILE, R, SNOW, false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
         check_launch("shade_tiles_kernel<tiled>");
     }
 }
@@ -185,12 +209,12 @@ int occupancy_blocks(ShadeMode shade) {
 }
 
 template <int TILE, int R>
-void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool persistent,
+void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg, bool persistent,
                  unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
     if (c.shade == ShadeMode::Snow)
-        launch_variant<TILE, R, true>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+        launch_variant<TILE, R, true>(c, lists, g, image, bg, persistent, counter, order, blocks, variant, s);
     else
-        launch_variant<TILE, R, false>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+        launch_variant<TILE, R, false>(c, lists, g, image, bg, persistent, counter, order, blocks, variant, s);
 }
 
 }  // namespace
@@ -203,11 +227,11 @@ int persistent_block_count(int tile, int rows, ShadeMode shade) {
 }
 
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool persistent, unsigned int* counter, const int* order, int blocks, int variant,
+                        bool from_background, bool persistent, unsigned int* counter, const int* order, int blocks, int variant,
                         cudaStream_t s) {
-    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
-    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
-    else launch_rows<16, 4>(c, lists, g, image, persistent, counter, order, blocks, variant, s);
+    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
+    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
+    else launch_rows<16, 4>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
 }
 
 }  // namespace cr

@@ -5,6 +5,7 @@ namespace cr {
 void StageTimeline::reset() {
     names_.clear();
     used_ = 0;
+    reopened_ = false;
 }
 
 void StageTimeline::check_running_stage(cudaStream_t s) {
@@ -17,9 +18,12 @@ void StageTimeline::check_running_stage(cudaStream_t s) {
 
 void StageTimeline::mark(const char* name, const char* course, cudaStream_t s) {
     check_running_stage(s);
-    record(s);
+    if (!reopened_) record(s);
+    reopened_ = false;
     names_.push_back({name, course, 0.0});
 }
+
+void StageTimeline::reopen() { reopened_ = !names_.empty() && used_ == names_.size() + 1; }
 
 void StageTimeline::close(cudaStream_t s) {
     if (names_.empty() || used_ != names_.size()) return;

@@ -24,6 +24,10 @@ public:
     void mark(const char* name, const char* course, cudaStream_t s);
     /// Ends the running stage.
     void close(cudaStream_t s);
+    /// After close(): the next mark() starts its stage at the closing event
+    /// instead of a new one (work added to a frame after the host waited for
+    /// it; the wait counts in that stage).
+    void reopen();
     /// Waits for the last event and returns the stage times in ms, stages of
     /// the same name (batches) added up; empty when no frame was closed.
     std::vector<StageTime> read();
@@ -35,6 +39,7 @@ private:
     std::vector<StageTime> names_;
     size_t used_ = 0;
     bool sync_ = false;
+    bool reopened_ = false;
 };
 
 }  // namespace cr

@@ -40,24 +40,41 @@ void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
 void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                       unsigned long long* counts, cudaStream_t s);
 /// Stage "bin.fill": writes (tile id, circle index) pairs of circles
-/// [begin, end) at positions offsets[i] - base (offsets indexed by circle).
+/// [begin, end) at positions offsets[i] - base (offsets indexed by circle),
+/// only those below `limit` (the pair buffers' capacity).
 /// `per_thread` selects the earlier one-thread-per-circle fill (each lane
 /// writes its own circle's pairs: uncoalesced stores), kept for teaching.
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned int* keys,
-                     int* values, bool per_thread, cudaStream_t s);
+                     const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
+                     unsigned int* keys, int* values, bool per_thread, cudaStream_t s);
+/// Part of stage "bin.fill" for speculative batches: writes the largest key
+/// into pair slots [*total, capacity) (`total` on the device; `tail_hint`,
+/// the expected number of such slots, only sizes the grid).
+void launch_bin_prepare(const unsigned long long* total, unsigned long long capacity, unsigned long long tail_hint,
+                        unsigned int* keys, cudaStream_t s);
 /// Stage "bin.ranges": tile_start/tile_end of each of `tiles` tiles in the
-/// sorted keys (empty tiles get start == end).
-void launch_bin_ranges(const unsigned int* sorted_keys, int64_t pairs, int tiles, unsigned int* tile_start,
+/// sorted keys[0, pairs) (padding keys, 0xffffffff, may end them; tiles with
+/// no pairs get start == end).
+void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs, int tiles, unsigned int* tile_start,
                        unsigned int* tile_end, cudaStream_t s);
 
 /// Per-tile circle lists: circle indices list[start[t] .. end[t]) in input
 /// order; when `list` is null every tile's list is all circles [0, count).
+/// `total`/`capacity`: a frame binned with speculative capacity (bin.cu)
+/// has `total` pairs on the device; when that exceeds `capacity` the lists
+/// are incomplete and the shading kernels leave the image untouched.
 struct TileLists {
     const int* list;
     const unsigned int* start;
     const unsigned int* end;
     int64_t count;
+    const unsigned long long* total = nullptr;
+    unsigned long long capacity = 0;
+
+#ifdef __CUDACC__
+    /// True (on the device) when the lists are incomplete: skip the frame.
+    __device__ bool overflowed() const { return total != nullptr && *total > capacity; }
+#endif
 };
 
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
@@ -68,8 +85,10 @@ struct TileLists {
 /// blocks should take them. `variant` picks a teaching variant of the tiled
 /// 16x16, 4-row kernel (CudaOptions::shade_variant; 0 = the default kernel);
 /// other shapes with a variant throw std::invalid_argument.
+/// `from_background`: start every pixel from the scene's background instead
+/// of reading the image (the frame's deferred clear).
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool persistent, unsigned int* tile_counter, const int* order,
+                        bool from_background, bool persistent, unsigned int* tile_counter, const int* order,
                         int persistent_blocks, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
 /// (persistent kernel). loads/ids are scratch of tile_count entries each.
@@ -85,8 +104,10 @@ int persistent_block_count(int tile, int rows, ShadeMode shade);
 /// of the frame (starts C = 0, T = 1), `last` on the launch of the frame's
 /// first batch (adds the background); `acc` (width*height float4) holds
 /// (C, T) between launches and may be null when first && last.
+/// `from_background` (only with first && last): the image is not read; the
+/// background is composed in directly (the frame's deferred clear).
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, cudaStream_t s);
+                      bool last, bool from_background, cudaStream_t s);
 
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);

@@ -23,6 +23,15 @@ __global__ void block_scan_test_kernel(const int* in, int* out, int* totals) {
     if (threadIdx.x == 0) totals[blockIdx.x] = total;
 }
 
+template <int THREADS>
+__global__ void block_scan_flags_test_kernel(const int* in, int* out, int* totals) {
+    __shared__ int warp_counts[THREADS / 32];
+    const int i = blockIdx.x * THREADS + threadIdx.x;
+    int total = 0;
+    out[i] = block_exclusive_scan_flags<THREADS>(in[i] != 0, warp_counts, total);
+    if (threadIdx.x == 0) totals[blockIdx.x] = total;
+}
+
 }  // namespace
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
@@ -38,7 +47,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
     launch_pack_geometry(c, s);
     bins.count_and_scan(c, g, s, nullptr);  // the renderer's own binning path
     const unsigned long long pairs = to_host(bins.total, 1)[0];
-    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs}, false, &tally, s, nullptr);
+    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, &tally, s, nullptr);
     CR_CUDA(cudaStreamSynchronize(s));
     BinListing out{g.tiles_x, g.tiles_y, tile, to_host(bins.tile_start, g.tile_count()),
                    to_host(bins.tile_end, g.tile_count()), std::vector<int>(pairs)};
@@ -62,10 +71,13 @@ void gpu_advance(Scene& scene, int steps) {
     for (const auto& [dev, host] : back) *host = to_host(*dev, scene.count());
 }
 
-std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads, std::vector<int>& block_totals) {
+std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads, std::vector<int>& block_totals,
+                                          bool flags) {
     if (threads != 32 && threads != 64 && threads != 256 && threads != 1024)
         throw std::invalid_argument("gpu_block_exclusive_scan: threads must be 32, 64, 256 or 1024");
     if (values.empty() || values.size() % threads) throw std::invalid_argument("gpu_block_exclusive_scan: bad size");
+    for (int v : values)
+        if (flags && v != 0 && v != 1) throw std::invalid_argument("gpu_block_exclusive_scan: flags must be 0 or 1");
     const int blocks = static_cast<int>(values.size() / threads);
     DeviceMemoryTally tally;
     DeviceBuffer<int> in, out, totals;
@@ -73,10 +85,11 @@ std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int th
     out.reserve("test.out", values.size(), &tally);
     totals.reserve("test.totals", blocks, &tally);
     CR_CUDA(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(int), cudaMemcpyHostToDevice));
-    if (threads == 32) block_scan_test_kernel<32><<<blocks, 32>>>(in.get(), out.get(), totals.get());
-    if (threads == 64) block_scan_test_kernel<64><<<blocks, 64>>>(in.get(), out.get(), totals.get());
-    if (threads == 256) block_scan_test_kernel<256><<<blocks, 256>>>(in.get(), out.get(), totals.get());
-    if (threads == 1024) block_scan_test_kernel<1024><<<blocks, 1024>>>(in.get(), out.get(), totals.get());
+    auto* kernel = flags ? (threads == 32 ? block_scan_flags_test_kernel<32> : threads == 64 ? block_scan_flags_test_kernel<64>
+                            : threads == 256 ? block_scan_flags_test_kernel<256> : block_scan_flags_test_kernel<1024>)
+                         : (threads == 32 ? block_scan_test_kernel<32> : threads == 64 ? block_scan_test_kernel<64>
+                            : threads == 256 ? block_scan_test_kernel<256> : block_scan_test_kernel<1024>);
+    kernel<<<blocks, threads>>>(in.get(), out.get(), totals.get());
     check_launch("block_scan_test_kernel");
     CR_CUDA(cudaDeviceSynchronize());
     block_totals = to_host(totals, blocks);

@@ -26,9 +26,11 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile);
 /// Runs kernels/block_scan.cuh's block_exclusive_scan in a test kernel:
 /// blocks of `threads` (32, 64, 256 or 1024) threads, one value each
 /// (values.size() a multiple of threads). Returns each thread's exclusive
-/// prefix within its block; block_totals gets each block's sum.
+/// prefix within its block; block_totals gets each block's sum. `flags`:
+/// run block_exclusive_scan_flags instead (values must be 0 or 1, else
+/// std::invalid_argument).
 std::vector<int> gpu_block_exclusive_scan(const std::vector<int>& values, int threads,
-                                          std::vector<int>& block_totals);
+                                          std::vector<int>& block_totals, bool flags = false);
 
 /// Runs the advance stage (kernels/advance.cu, the renderer's own launcher)
 /// `steps` times on the circles of `scene`, and copies the moved SoA arrays

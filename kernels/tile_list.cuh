@@ -14,15 +14,17 @@ namespace tiles {
 
 /// Shared-memory record of one listed circle.
 struct ListedCircle {
-    float4 geom;   // x, y, r*r (rounded as the CPU does), z
-    float4 color;  // flat: .5*r, .5*g, .5*b; snow: unused; w: r (negative: extreme circle)
+    float4 geom;   // x, y, r, z
+    float4 color;  // flat: .5*r, .5*g, .5*b; snow: x = snow_max_alpha(z); w: r*r (rounded as the CPU does)
 };
 
 /// Teaching variants of the tiled kernel (CR_CUDA_OPTIONS; 16x16 tiles, 4
 /// rows a thread, tiled only): bit 1 stores the shared list as two float4
 /// arrays instead of 32-byte records; bit 2 lets a warp skip a circle none of
-/// its lanes' pixels lie in (warp-uniform culling). 0 is the default kernel.
-constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull;
+/// its lanes' pixels lie in (warp-uniform culling); bit 4 compacts with the
+/// general shuffle scan instead of the ballot scan of flags. 0 is the
+/// default kernel.
+constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull, kShuffleScan = kShadeShuffleScan;
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive
@@ -50,53 +52,158 @@ struct SharedList<N, true> {
     __device__ float4 color(int i) const { return c[i]; }
 };
 
+/// Coverage tables of a chunk's hits: dx2[i][c] is the squared horizontal
+/// distance from hit i's center to the center of the tile's column c, dy2[i][r]
+/// the vertical one to row r, each rounded exactly as cpuref rounds them
+/// (mul_rn(sub_rn(x, center), ...)). A pixel's d2 is then one add_rn, the
+/// same float cpuref computes. For an extreme circle (render/core/tile_math.h)
+/// entries outside its pixel box are NaN, so every comparison d2 <= r*r
+/// there is false: the box test costs nothing in the blend loop.
+///
+/// Padding: a row has TILE + 4 floats, not TILE. The hit thread writes its
+/// row with 16-byte stores, 8 lanes per shared-memory wavefront; with rows of
+/// 16 floats those 8 stores would start on banks 0, 16, 0, 16, ... (4-way
+/// bank conflicts), with 20 floats they start on 0, 20, 8, 28, 16, 4, 24, 12
+/// and cover all 32 banks once.
+template <int N, int TILE>
+struct CoverageTables {
+    static constexpr int kStride = TILE + 4;
+    alignas(16) float dx2[N][kStride];
+    alignas(16) float dy2[N][kStride];
+    alignas(16) float center_x[TILE];
+    alignas(16) float center_y[TILE];  ///< pixel centers of the tile's columns and rows
+};
+
 /// The block's shared memory.
-template <int THREADS, int VARIANT>
+template <int THREADS, int VARIANT, int TILE>
 struct TileShared {
     SharedList<THREADS, (VARIANT & kSplitList) != 0> list;
-    int4 box[THREADS];           ///< pixel boxes of extreme circles
-    int warp_totals[THREADS / 32];  ///< the block scan's scratch
+    CoverageTables<THREADS, TILE> tab;
+    int warp_totals[2][THREADS / 32];  ///< the block scan's scratch, one per chunk parity
     int tile;                    ///< persistent: the tile taken from the counter
 };
 
-/// The pixels one thread owns: column px, rows py0 .. py0 + ROWS - 1.
+/// Before a tile's first chunk: threads 0..TILE-1 write the column centers,
+/// TILE..2*TILE-1 the row centers (the block scan's barriers in compact_chunk
+/// publish them before any hit reads them). Every thread calls it.
+template <int THREADS, int VARIANT, int TILE>
+__device__ __forceinline__ void set_tile_centers(TileShared<THREADS, VARIANT, TILE>& sh, const TileGrid& g, int tx,
+                                                 int ty) {
+    static_assert(THREADS >= 2 * TILE, "a block needs a thread per tile column and row");
+    const int t = threadIdx.x;
+    if (t < TILE) sh.tab.center_x[t] = pixel_center(tx * TILE + t, 1.f / static_cast<float>(g.width));
+    else if (t < 2 * TILE) sh.tab.center_y[t - TILE] = pixel_center(ty * TILE + t - TILE, 1.f / static_cast<float>(g.height));
+}
+
+/// One table row: out[k] = (v - centers[k])^2 rounded as cpuref, 4 at a time.
+template <int TILE>
+__device__ __forceinline__ void write_squares(float* out, const float* centers, float v) {
+#pragma unroll
+    for (int k = 0; k < TILE; k += 4) {
+        const float4 c = *reinterpret_cast<const float4*>(centers + k);
+        const float a = sub_rn(v, c.x), b = sub_rn(v, c.y), d = sub_rn(v, c.z), e = sub_rn(v, c.w);
+        *reinterpret_cast<float4*>(out + k) = make_float4(mul_rn(a, a), mul_rn(b, b), mul_rn(d, d), mul_rn(e, e));
+    }
+}
+
+/// Entries of an extreme circle outside its pixel box [lo, hi) become NaN.
+template <int TILE>
+__device__ __forceinline__ void mask_outside(float* out, int first, int lo, int hi) {
+#pragma unroll
+    for (int k = 0; k < TILE; ++k)
+        if (first + k < lo || first + k >= hi) out[k] = __int_as_float(0x7fffffff);
+}
+
+/// The pixels one thread owns: column px, rows py0 .. py0 + ROWS - 1 (lx, ly0
+/// inside the tile).
 template <int ROWS>
 struct Strip {
-    int px, py0;
-    float cx, cy[ROWS];
+    int px, py0, lx, ly0;
     float4 acc[ROWS];
 };
 
-/// Steps 1-2 of the file comment for the chunk starting at `base`: each
-/// thread tests one circle against the tile, the block scan gives each hit
-/// its slot, hits are stored in input order. Returns the number of hits.
-template <int THREADS, int VARIANT, bool SNOW>
-__device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                             int tx, int ty, int64_t base, int64_t end,
-                                             TileShared<THREADS, VARIANT>& sh) {
+/// The thread's ROWS entries of a table row (16-byte loads; 8 bytes for ROWS 2).
+template <int ROWS>
+__device__ __forceinline__ void load_rows(const float* row, float (&v)[ROWS]) {
+    if constexpr (ROWS == 2) {
+        const float2 a = *reinterpret_cast<const float2*>(row);
+        v[0] = a.x;
+        v[1] = a.y;
+    } else {
+#pragma unroll
+        for (int k = 0; k < ROWS; k += 4) {
+            const float4 a = *reinterpret_cast<const float4*>(row + k);
+            v[k] = a.x;
+            v[k + 1] = a.y;
+            v[k + 2] = a.z;
+            v[k + 3] = a.w;
+        }
+    }
+}
+
+/// One thread's circle of a chunk, loaded one chunk ahead (software
+/// pipelining): the loads of chunk k + 1 are issued before chunk k is
+/// compacted and blended, so their latency (a list entry, then its geom
+/// record: two dependent reads from L2 or memory) hides behind that work
+/// instead of stalling every warp of the block at the start of each chunk.
+struct Candidate {
+    int circle;  ///< circle index; -1 past the end of the list
+    float4 geo;
+};
+
+/// The candidate of list position k (none when k is outside [begin, end)).
+__device__ __forceinline__ Candidate load_candidate(const DeviceCircles& c, const TileLists& lists, int64_t k,
+                                                    int64_t begin, int64_t end) {
+    Candidate cand{-1, make_float4(0.f, 0.f, 0.f, 0.f)};
+    if (k >= begin && k < end) {
+        cand.circle = lists.list ? lists.list[k] : static_cast<int>(k);
+        cand.geo = c.geom[cand.circle];
+    }
+    return cand;
+}
+
+/// Steps 1-2 of the file comment for chunk number `chunk` of a tile (this
+/// thread's candidate `cand`): each thread tests its circle against the
+/// tile, a block-level exclusive scan of the hit flags gives each hit its
+/// slot, hits are stored in input order with their coverage tables. Returns
+/// the number of hits (the same in every thread). The scan has one barrier
+/// and alternates between two scratch arrays by chunk parity, so a chunk
+/// without hits needs no barrier after it: a thread racing ahead to the
+/// next chunk writes the other array, and cannot get two chunks ahead
+/// without passing a barrier that waits for everyone. Teaching variant
+/// kShuffleScan uses the general shuffle scan of kernels/block_scan.cuh.
+template <int THREADS, int VARIANT, int TILE, bool SNOW>
+__device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candidate& cand, const TileGrid& g,
+                                             int tx, int ty, int64_t chunk, TileShared<THREADS, VARIANT, TILE>& sh) {
     const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
-    const int64_t k = base + threadIdx.x;
-    int flag = 0, circle = 0;
-    float4 geo = make_float4(0.f, 0.f, 0.f, 0.f);
+    int flag = 0;
+    const int circle = cand.circle;
+    const float4 geo = cand.geo;
     PixelBox box{0, 0, 0, 0};
-    if (k < end) {
-        circle = lists.list ? lists.list[k] : static_cast<int>(k);
-        geo = c.geom[circle];
+    if (circle >= 0) {
         box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
         flag = circle_touches_tile(geo.x, geo.y, geo.z, box, g, tx, ty, inv_w, inv_h) ? 1 : 0;
     }
     int hits = 0;
-    const int pos = block_exclusive_scan<THREADS>(flag, sh.warp_totals, hits);
+    int* scratch = sh.warp_totals[chunk & 1];
+    const int pos = (VARIANT & kShuffleScan) ? block_exclusive_scan<THREADS>(flag, scratch, hits)
+                                             : block_exclusive_scan_flags<THREADS>(flag != 0, scratch, hits);
     if (flag) {
-        const bool extreme = is_extreme_circle(geo.x, geo.y, geo.z);
-        float4 col = make_float4(0.f, 0.f, 0.f, 0.f);
+        float4 col = make_float4(snow_max_alpha(geo.w), 0.f, 0.f, 0.f);  // snow: the depth factor
         if (!SNOW) {
             col = c.color[circle];
             col = make_float4(.5f * col.x, .5f * col.y, .5f * col.z, 0.f);
         }
-        col.w = extreme ? -geo.z : geo.z;
-        sh.list.put(pos, make_float4(geo.x, geo.y, mul_rn(geo.z, geo.z), geo.w), col);
-        if (extreme) sh.box[pos] = make_int4(box.min_x, box.max_x, box.min_y, box.max_y);
+        col.w = mul_rn(geo.z, geo.z);
+        sh.list.put(pos, geo, col);
+        float* rx = sh.tab.dx2[pos];
+        float* ry = sh.tab.dy2[pos];
+        write_squares<TILE>(rx, sh.tab.center_x, geo.x);
+        write_squares<TILE>(ry, sh.tab.center_y, geo.y);
+        if (is_extreme_circle(geo.x, geo.y, geo.z)) {  // rare: restrict it to its pixel box
+            mask_outside<TILE>(rx, tx * TILE, box.min_x, box.max_x);
+            mask_outside<TILE>(ry, ty * TILE, box.min_y, box.max_y);
+        }
     }
     return hits;
 }

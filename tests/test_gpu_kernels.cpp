@@ -225,7 +225,7 @@ TEST(GpuHostile, BatchedBinningMatches) {
 TEST(GpuTeaching, VariantsDrawTheSameImages) {
     REQUIRE_GPU();
     // The lessons' variants (docs/KERNELS.md) must change speed only, never pixels.
-    for (const char* opt : {"fill=thread", "list=split", "cull=warp"}) {
+    for (const char* opt : {"fill=thread", "list=split", "cull=warp", "scan=shuffle", "spec=off"}) {
         const CudaOptions o = parse_cuda_options(opt);  // as CR_CUDA_OPTIONS=... sets it
         for (const char* scene : {"rand10k", "biglittle", "snowsingle"}) {
             auto r = make_cuda_renderer(KernelKind::Tiled, o);
@@ -252,6 +252,92 @@ TEST(GpuHostile, TileSize8Matches) {
             const Image img = render_last(*r, make_scene(scene, 0), 257, 129, 1);
             EXPECT_TRUE(compare_images(img, reference(scene, 0, 257, 129, 1)).pass) << r->name() << " tile 8 " << scene;
         }
+}
+
+// ---- frames after the first (issue 15: deferred clear, packing once,
+// speculative pair capacity) --------------------------------------------------
+
+/// Floats (all four channels) that differ between two images of one size.
+long long differing_floats(const Image& a, const Image& b) {
+    if (a.width != b.width || a.height != b.height) return -1;
+    long long n = 0;
+    for (size_t k = 0; k < a.data.size(); ++k) n += a.data[k] != b.data[k];
+    return n;
+}
+
+TEST(GpuLaterFrames, StaticScenesRepeatTheFirstFrameExactly) {
+    REQUIRE_GPU();
+    // Frame 1 is binned with the host waiting for the pair total; frames 2-3
+    // reuse the packed circles and bin speculatively. Exact kernels: every
+    // float (alpha too) equals cpuref's; ftb within its bound.
+    for (const char* scene : {"rand10k", "biglittle", "micro2M", "snowsingle", "pattern"})
+        for (auto [w, h] : {std::pair{257, 129}, std::pair{1000, 600}}) {
+            CpuRefRenderer ref;
+            const Image want = render_last(ref, make_scene(scene, 5), w, h, 1);
+            for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
+                auto r = make_cuda_renderer(k, CudaOptions{});
+                const Image got = render_frames(*r, make_scene(scene, 5), w, h, 3);
+                const CompareStats st = compare_images(got, want);
+                EXPECT_TRUE(st.pass) << r->name() << " " << scene << " " << w << "x" << h << ": " << describe(st);
+                if (k != KernelKind::FrontToBack && std::string(scene) != "snowsingle") {
+                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << scene << " " << w << "x" << h;
+                }
+                EXPECT_EQ(r->work().binning_redos, 0) << r->name() << " " << scene;
+            }
+        }
+}
+
+TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
+    REQUIRE_GPU();
+    // hypnosis grows every radius each frame; with no slack (spec=tight)
+    // each frame has more pairs than the last, overflows its capacity, is
+    // skipped by the shading and binned again: the images must not notice.
+    const Scene s = make_scene("hypnosis", 0);
+    CpuRefRenderer ref;
+    ref.setup(s, 200, 150);
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
+        CudaOptions o = parse_cuda_options("spec=tight,direct=0");
+        auto r = make_cuda_renderer(k, o);
+        r->setup(s, 200, 150);
+        ref.setup(s, 200, 150);
+        for (int f = 0; f < 12; ++f) {
+            ref.clear();
+            ref.advance();
+            ref.render();
+            r->clear();
+            r->advance();
+            r->render();
+            const CompareStats st = compare_images(r->image(), ref.image());
+            ASSERT_TRUE(st.pass) << r->name() << " frame " << f << ": " << describe(st);
+            if (k != KernelKind::FrontToBack) {
+                ASSERT_EQ(differing_floats(r->image(), ref.image()), 0) << r->name() << " frame " << f;
+            }
+        }
+        EXPECT_GE(r->work().binning_redos, 5) << r->name();
+    }
+}
+
+TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
+    REQUIRE_GPU();
+    const Scene s = make_scene("snowsingle", 0);  // a background that varies by row
+    CpuRefRenderer ref;
+    ref.setup(s, 64, 48);
+    ref.clear();
+    const Image background = ref.image();
+    ref.render();
+    ref.render();  // a second render with no clear blends over the first
+    const Image twice = ref.image();
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
+        auto r = make_cuda_renderer(k, CudaOptions{});
+        r->setup(s, 64, 48);
+        r->clear();
+        EXPECT_EQ(differing_floats(r->image(), background), 0) << r->name() << ": clear, then image()";
+        r->clear();
+        r->render();
+        r->render();
+        const CompareStats st = compare_images(r->image(), twice);
+        EXPECT_TRUE(st.pass) << r->name() << ": clear, render, render: " << describe(st);
+    }
 }
 
 TEST(GpuHostile, LongAnimation1000Frames) {

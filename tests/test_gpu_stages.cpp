@@ -39,6 +39,31 @@ TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
     }
 }
 
+TEST(GpuBlockScan, FlagScanMatchesForEveryBlockSize) {
+    REQUIRE_GPU();
+    // The ballot-and-popcount scan the shading kernels compact with.
+    std::mt19937 rng(4242u);
+    for (int threads : {32, 64, 256, 1024}) {
+        const int blocks = 40;
+        std::vector<int> v(static_cast<size_t>(threads) * blocks);
+        for (size_t i = 0; i < v.size(); ++i) {
+            const int kind = static_cast<int>(i / threads) % 4;  // per block: random, sparse, all, none
+            v[i] = kind == 0 ? static_cast<int>(rng() % 2) : kind == 1 ? (rng() % 10 == 0) : kind == 2 ? 1 : 0;
+        }
+        std::vector<int> totals;
+        const std::vector<int> got = gpu_block_exclusive_scan(v, threads, totals, true);
+        for (int b = 0; b < blocks; ++b) {
+            std::vector<int> want(threads);
+            std::exclusive_scan(v.begin() + b * threads, v.begin() + (b + 1) * threads, want.begin(), 0);
+            ASSERT_EQ(std::vector<int>(got.begin() + b * threads, got.begin() + (b + 1) * threads), want)
+                << threads << " threads, block " << b;
+            ASSERT_EQ(totals[b], std::accumulate(v.begin() + b * threads, v.begin() + (b + 1) * threads, 0));
+        }
+    }
+    std::vector<int> totals;
+    EXPECT_THROW(gpu_block_exclusive_scan(std::vector<int>(32, 2), 32, totals, true), std::invalid_argument);
+}
+
 TEST(GpuBlockScan, EightFlagsHandExample) {
     REQUIRE_GPU();
     // Flags of the first 8 threads of a 32-thread block (docs/KERNELS.md's

@@ -32,6 +32,9 @@ struct StageTime {
 struct WorkCounts {
     long long circle_tile_pairs = 0;  ///< circles listed in tiles (binning output)
     long long coverage_tests = 0;     ///< pixel-circle distance tests done
+    /// Frames binned twice since setup because they had more circle-tile
+    /// pairs than the speculative capacity (CUDA renderer; kernels/bin.cu).
+    long long binning_redos = 0;
 };
 
 /// Circles listed per tile in the last render, for heat maps: tiles_x x

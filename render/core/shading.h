@@ -63,32 +63,51 @@ struct Fragment {
 
 /// The snow color ramp: piecewise-linear lookup of t in [0,1] in the 5-entry
 /// table of SCENES.md (base clamped to 3, the value the course meant at t == 1).
+/// Red and green of row i (0..4) of the snow ramp's table: rows {1,1,1},
+/// {1,1,1}, {.8,.9,1}, {.8,.9,1}, {.8,.8,1} (blue is 1 in every row). Written
+/// as selects, not an array: a GPU thread indexing a local array at run time
+/// reads it from local memory (slow), a select stays in registers.
+CR_HD float snow_ramp_red(int i) { return i < 2 ? 1.f : .8f; }
+CR_HD float snow_ramp_green(int i) { return i < 2 ? 1.f : (i < 4 ? .9f : .8f); }
+
+/// Every product and sum here and in the rest of the snow math is written
+/// with mul_rn/add_rn/sub_rn/div_rn (render/core/hd_math.h): each rounds
+/// once, as the host (built without FMA contraction) does, and the GPU
+/// compiler may not fuse them. So the GPU's snow pixels differ from cpuref
+/// only where expf does (the GPU's expf is not correctly rounded), and they
+/// do not move when the compiler makes other choices around them.
 CR_HD void snow_ramp(float t, float& r, float& g, float& b) {
-    const float s = t * 4.f;
+    const float s = mul_rn(t, 4.f);
     int base = static_cast<int>(s);
     if (base > 3) base = 3;
     if (base < 0) base = 0;
-    const float w = s - static_cast<float>(base);
-    // Table rows: {1,1,1}, {1,1,1}, {.8,.9,1}, {.8,.9,1}, {.8,.8,1}.
-    const float tr[5] = {1.f, 1.f, .8f, .8f, .8f};
-    const float tg[5] = {1.f, 1.f, .9f, .9f, .8f};
-    r = (1.f - w) * tr[base] + w * tr[base + 1];
-    g = (1.f - w) * tg[base] + w * tg[base + 1];
-    b = (1.f - w) * 1.f + w * 1.f;  // every entry has blue 1; kept as the course computes it
+    const float w = sub_rn(s, static_cast<float>(base));
+    const float v = sub_rn(1.f, w);
+    r = add_rn(mul_rn(v, snow_ramp_red(base)), mul_rn(w, snow_ramp_red(base + 1)));
+    g = add_rn(mul_rn(v, snow_ramp_green(base)), mul_rn(w, snow_ramp_green(base + 1)));
+    b = add_rn(mul_rn(v, 1.f), mul_rn(w, 1.f));  // every entry has blue 1; kept as the course computes it
+}
+
+/// The snow alpha's depth factor, 0.5 * clamp(.6 + .4 * (1 - z), 0, 1): one
+/// value per circle (the tiled kernels compute it once per listed circle).
+CR_HD float snow_max_alpha(float z) {
+    const float a = add_rn(.6f, mul_rn(.4f, sub_rn(1.f, z)));
+    return mul_rn(.5f, clamp_float(a, 0.f, 1.f));
+}
+
+/// Snow shading with the circle's snow_max_alpha already computed.
+CR_HD Fragment shade_snow_scaled(float d2, float r, float max_alpha) {
+    Fragment f;
+    const float t = div_rn(sqrtf(d2), r);  // sqrtf is correctly rounded on both sides
+    snow_ramp(t, f.r, f.g, f.b);
+    f.alpha = mul_rn(max_alpha, expf(mul_rn(mul_rn(-4.f, t), t)));
+    return f;
 }
 
 /// Snow shading for a covered pixel at squared distance d2 from a circle of
 /// radius r and depth z: t = sqrt(d2)/r, color = ramp(t),
 /// alpha = 0.5 * clamp(.6 + .4 * (1 - z), 0, 1) * exp(-4 t^2).
-CR_HD Fragment shade_snow(float d2, float r, float z) {
-    Fragment f;
-    const float t = sqrtf(d2) / r;
-    snow_ramp(t, f.r, f.g, f.b);
-    float max_alpha = .6f + .4f * (1.f - z);
-    max_alpha = .5f * clamp_float(max_alpha, 0.f, 1.f);
-    f.alpha = max_alpha * expf(-4.f * t * t);
-    return f;
-}
+CR_HD Fragment shade_snow(float d2, float r, float z) { return shade_snow_scaled(d2, r, snow_max_alpha(z)); }
 
 /// Flat shading: the circle's color at alpha 0.5.
 CR_HD Fragment shade_flat(float r, float g, float b) { return Fragment{r, g, b, .5f}; }
@@ -96,17 +115,25 @@ CR_HD Fragment shade_flat(float r, float g, float b) { return Fragment{r, g, b, 
 /// Blend one fragment over an RGBA accumulator (the course's "over" rule, in
 /// circle input order): rgb = alpha * c + (1 - alpha) * rgb; a += alpha.
 CR_HD void blend(float& pr, float& pg, float& pb, float& pa, const Fragment& f) {
-    const float one_minus_alpha = 1.f - f.alpha;
-    pr = f.alpha * f.r + one_minus_alpha * pr;
-    pg = f.alpha * f.g + one_minus_alpha * pg;
-    pb = f.alpha * f.b + one_minus_alpha * pb;
-    pa += f.alpha;
+    const float one_minus_alpha = sub_rn(1.f, f.alpha);
+    pr = add_rn(mul_rn(f.alpha, f.r), mul_rn(one_minus_alpha, pr));
+    pg = add_rn(mul_rn(f.alpha, f.g), mul_rn(one_minus_alpha, pg));
+    pb = add_rn(mul_rn(f.alpha, f.b), mul_rn(one_minus_alpha, pb));
+    pa = add_rn(pa, f.alpha);
 }
 
 /// Background gray of row j for snow scenes: .4 + .45 * (H - j) / H.
 CR_HD float snow_background(int j, int height) {
     const float num = mul_rn(.45f, static_cast<float>(height - j));
     return add_rn(.4f, div_rn(num, static_cast<float>(height)));
+}
+
+/// The background gray of row j (0 = bottom) of an image `height` pixels
+/// high: 1 (white), or for snow scenes the ramp of snow_background(); the
+/// background's alpha is 1. The clear stages (CPU and GPU) and the GPU
+/// kernels that start a frame from the background use this one function.
+CR_HD float background_value(ShadeMode shade, int j, int height) {
+    return shade == ShadeMode::Snow ? snow_background(j, height) : 1.f;
 }
 
 }  // namespace cr

@@ -13,13 +13,6 @@
 
 namespace cr {
 
-/// The background gray of row j (0 = bottom) of an image `height` pixels
-/// high: 1 (white), or for snow scenes the ramp of snow_background(); the
-/// background's alpha is 1.
-inline float background_value(ShadeMode shade, int j, int height) {
-    return shade == ShadeMode::Snow ? snow_background(j, height) : 1.f;
-}
-
 /// Fills rows [row_begin, row_end) of `img` with the background of `shade`
 /// (background_value, alpha 1).
 void clear_rows(Image& img, ShadeMode shade, int row_begin, int row_end);
