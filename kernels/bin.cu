@@ -31,7 +31,17 @@
 // than the capacity, shading skips the frame (TileLists::overflowed) and the
 // renderer bins it again at the right size.
 //
-// No kernel here synchronizes threads; kernels are ordered by the stream.
+// Scenes whose circles x bins product is small (CudaOptions::compact_limit)
+// skip count, scan, fill, sort and ranges: stage bin.compact lists each
+// bin's circles with one thread block per bin, in input order, by block
+// compaction (bin_compact_kernel below): the two-level scheme's coarse
+// level without a global sort.
+//
+// Apart from bin.compact's block scan, no kernel here synchronizes threads;
+// kernels are ordered by the stream.
+#include <stdexcept>
+
+#include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/stages.h"
 
@@ -164,11 +174,136 @@ __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n
     }
 }
 
-__global__ void tile_loads_kernel(const unsigned int* start, const unsigned int* end, int tiles,
-                                  unsigned int* loads, int* ids) {
+/// Stage bin.compact. One block of kBinThreads threads per bin b walks all
+/// circles in input order, kBinItems consecutive circles a thread per chunk
+/// (a warp reads 32 x 64 contiguous bytes of geom: every byte fetched is
+/// used). Each thread counts its circles whose pixel box overlaps the bin's
+/// pixel rectangle (conservative, like bin.count; the shading's exact test
+/// follows), the block-level exclusive scan of the counts
+/// (block_exclusive_scan) gives each thread where its hits go, and the hits
+/// are written in input order to the bin's region lists[b * n, b * n + n).
+/// The running total is the same in every thread (the scan returns it to
+/// all), so every thread reaches every barrier; the barrier at the end of a
+/// chunk lets the next scan reuse its scratch. start/end get the bin's run.
+constexpr int kBinThreads = 1024, kBinItems = 4;
+
+__global__ void __launch_bounds__(kBinThreads)
+    bin_compact_kernel(DeviceCircles c, TileGrid bins, int* lists, unsigned int* start, unsigned int* end) {
+    __shared__ int warp_totals[kBinThreads / 32];
+    const int b = blockIdx.x;
+    const int x0 = (b % bins.tiles_x) * bins.tile, y0 = (b / bins.tiles_x) * bins.tile;
+    const int x1 = x0 + bins.tile, y1 = y0 + bins.tile;
+    const int64_t n = c.count;
+    int* out = lists + int64_t(b) * n;
+    int64_t listed = 0;
+    for (int64_t base = 0; base < n; base += int64_t(kBinThreads) * kBinItems) {
+        const int64_t first = base + int64_t(threadIdx.x) * kBinItems;
+        int mine = 0, count = 0;
+#pragma unroll
+        for (int k = 0; k < kBinItems; ++k) {
+            if (first + k >= n) break;
+            const float4 geo = c.geom[first + k];
+            const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, bins.width, bins.height);
+            if (!box.empty() && box.min_x < x1 && box.max_x > x0 && box.min_y < y1 && box.max_y > y0) {
+                mine |= 1 << k;
+                ++count;
+            }
+        }
+        int total = 0;
+        int pos = block_exclusive_scan<kBinThreads>(count, warp_totals, total);
+#pragma unroll
+        for (int k = 0; k < kBinItems; ++k)
+            if (mine >> k & 1) out[listed + pos++] = static_cast<int>(first + k);
+        listed += total;
+        __syncthreads();  // everyone has read warp_totals before the next chunk's scan writes them
+    }
+    if (threadIdx.x == 0) {
+        start[b] = static_cast<unsigned int>(int64_t(b) * n);
+        end[b] = static_cast<unsigned int>(int64_t(b) * n + listed);
+    }
+}
+
+/// Stage bin.split: one block of kSplitThreads threads per bin of C x C
+/// tiles (C = 2 or 4) splits the bin's list (input order) into one list per
+/// tile, keeping the order: the second level of two-level binning, without
+/// a sort. Per chunk of kSplitThreads listed circles, thread i takes circle
+/// i and computes, for each of the C*C tiles, whether the circle's pixel box
+/// overlaps it (conservative, as bin.count). For tile j the warp's ballot of
+/// those flags gives each lane its rank inside the warp (popcount of the
+/// bits below it); lane 0 stores the warp's count per tile; after one
+/// __syncthreads() lane j of every warp adds up the counts of the warps
+/// before it for tile j and passes them on with a shuffle. Tile j of bin b
+/// writes to its own region of out[], C*C*start[b] + j*len(b), so regions
+/// never overlap. The per-tile totals so far are the same in every thread;
+/// the counts alternate between two arrays by chunk parity, so one barrier a
+/// chunk is enough (as in the shading's compaction).
+constexpr int kSplitThreads = 256;
+
+template <int C>
+__global__ void __launch_bounds__(kSplitThreads)
+    bin_split_kernel(DeviceCircles c, TileGrid tiles, int bins_x, const int* lists, const unsigned int* bin_start,
+                     const unsigned int* bin_end, int* out, unsigned int* tile_start, unsigned int* tile_end) {
+    constexpr int kTiles = C * C, kWarps = kSplitThreads / 32;
+    static_assert(kTiles <= 32, "one lane per tile of the bin");
+    __shared__ int counts[2][kTiles][kWarps];
+    const int b = blockIdx.x, bx = b % bins_x, by = b / bins_x;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned int first = bin_start[b], len = bin_end[b] - first;
+    const size_t region = size_t(first) * kTiles;  // tile j's list: out[region + j * len ...]
+    int listed = 0;  // lane j < kTiles: tile j's total so far
+    for (unsigned int base = 0, chunk = 0; base < len; base += kSplitThreads, ++chunk) {
+        const unsigned int k = base + threadIdx.x;
+        int circle = -1;
+        TileRange tr{0, 0, 0, 0};
+        if (k < len) {
+            circle = lists[first + k];
+            const float4 geo = c.geom[circle];
+            tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, tiles.width, tiles.height), tiles.tile);
+        }
+        unsigned int ballots[kTiles];
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j) {
+            const int tx = bx * C + j % C, ty = by * C + j / C;
+            ballots[j] = __ballot_sync(0xffffffffu, tx >= tr.tx0 && tx < tr.tx1 && ty >= tr.ty0 && ty < tr.ty1);
+        }
+        int(*cnt)[kWarps] = counts[chunk & 1];
+        if (lane < kTiles) {
+            unsigned int mine = 0;
+#pragma unroll
+            for (int j = 0; j < kTiles; ++j) mine = j == lane ? ballots[j] : mine;
+            cnt[lane][warp] = __popc(mine);
+        }
+        __syncthreads();
+        int before = 0, total = 0;  // lane j < kTiles: tile j's counts of the warps before this one, and of all
+        if (lane < kTiles)
+#pragma unroll
+            for (int w = 0; w < kWarps; ++w) {
+                before += w < warp ? cnt[lane][w] : 0;
+                total += cnt[lane][w];
+            }
+        const unsigned int below = (1u << lane) - 1u;
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j) {
+            const int at = __shfl_sync(0xffffffffu, listed + before, j);
+            if (ballots[j] >> lane & 1u) out[region + size_t(j) * len + at + __popc(ballots[j] & below)] = circle;
+        }
+        listed += total;
+    }
+    if (threadIdx.x < kTiles) {
+        const int tx = bx * C + threadIdx.x % C, ty = by * C + threadIdx.x / C;
+        if (tx < tiles.tiles_x && ty < tiles.tiles_y) {
+            const size_t at = region + size_t(threadIdx.x) * len;
+            tile_start[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(at);
+            tile_end[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(at + listed);
+        }
+    }
+}
+
+__global__ void tile_loads_kernel(TileLists lists, TileGrid g, unsigned int* loads, int* ids) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= tiles) return;
-    loads[t] = end[t] - start[t];
+    if (t >= g.tile_count()) return;
+    const int bin = lists.bin_of(t % g.tiles_x, t / g.tiles_x);
+    loads[t] = lists.end[bin] - lists.start[bin];
     ids[t] = t;
 }
 
@@ -225,9 +360,28 @@ void launch_bin_ranges(const unsigned int* keys, unsigned long long pairs, int t
     check_launch("bin_ranges_kernel");
 }
 
-void launch_tile_loads(const unsigned int* start, const unsigned int* end, int tiles, unsigned int* loads,
-                       int* ids, cudaStream_t s) {
-    tile_loads_kernel<<<(tiles + 255) / 256, 256, 0, s>>>(start, end, tiles, loads, ids);
+void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists, unsigned int* start,
+                        unsigned int* end, cudaStream_t s) {
+    bin_compact_kernel<<<bins.tile_count(), kBinThreads, 0, s>>>(c, bins, lists, start, end);
+    check_launch("bin_compact_kernel");
+}
+
+void launch_bin_split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, int* out,
+                      unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s) {
+    const int count = ((tiles.tiles_x + bins.coarse - 1) / bins.coarse) * ((tiles.tiles_y + bins.coarse - 1) / bins.coarse);
+    if (bins.coarse == 2)
+        bin_split_kernel<2><<<count, kSplitThreads, 0, s>>>(c, tiles, bins.bins_x, bins.list, bins.start, bins.end, out,
+                                                            tile_start, tile_end);
+    else if (bins.coarse == 4)
+        bin_split_kernel<4><<<count, kSplitThreads, 0, s>>>(c, tiles, bins.bins_x, bins.list, bins.start, bins.end, out,
+                                                            tile_start, tile_end);
+    else
+        throw std::invalid_argument("launch_bin_split: bins of 2x2 or 4x4 tiles only");
+    check_launch("bin_split_kernel");
+}
+
+void launch_tile_loads(const TileLists& lists, const TileGrid& g, unsigned int* loads, int* ids, cudaStream_t s) {
+    tile_loads_kernel<<<(g.tile_count() + 255) / 256, 256, 0, s>>>(lists, g, loads, ids);
     check_launch("tile_loads_kernel");
 }
 

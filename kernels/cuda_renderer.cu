@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <numeric>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -24,6 +25,66 @@
 namespace cr {
 
 namespace {
+
+/// How binning runs for a scene, decided at setup: bins of `coarse` x
+/// `coarse` tiles, listed by bin.compact (one block per bin, no sort) or by
+/// the sorting stages (count, scan, fill, sort, ranges).
+struct BinPlan {
+    int coarse = 1;
+    bool compact = false;
+    bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
+    bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
+};
+
+/// Mean number of tiles of `g` the bounding boxes of up to 4096 evenly
+/// spaced circles of `s` overlap (0 for an empty scene).
+double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
+    const size_t n = s.count();
+    if (n == 0) return 0;
+    const size_t step = std::max<size_t>(1, n / 4096);
+    double tiles = 0;
+    size_t sampled = 0;
+    for (size_t i = 0; i < n; i += step, ++sampled)
+        tiles += static_cast<double>(
+            tiles_of_box(circle_pixel_box(s.x[i], s.y[i], s.radius[i], g.width, g.height), g.tile).count());
+    return tiles / static_cast<double>(sampled);
+}
+
+/// Circles that span many tiles are listed once per bin of 2x2 or 4x4
+/// tiles, so binning handles several times fewer pairs while every tile of
+/// a bin tests more candidates (cheap: the exact test and the ballot
+/// compaction); tiny circles (most in one tile) keep bins of one tile.
+/// bin.compact is used when circles x bins is at most o.compact_limit (its
+/// cost and memory grow with that product), with 4x4 bins when circles span
+/// enough tiles. The thresholds (cuda_renderer.h) come from `render bench`
+/// on the H200 (docs/PERFORMANCE.md, "Coarse bins").
+BinPlan plan_bins(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, double mean) {
+    const auto bins = [&](int c) { return static_cast<long long>(make_tile_grid(g.width, g.height, g.tile * c).tile_count()); };
+    const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits
+    const auto fits = [&](int c) { return o.allow_compact && static_cast<long long>(s.count()) * bins(c) <= limit; };
+    int coarse = o.coarse;
+    if (coarse == 0) {
+        coarse = mean >= kCoarseTiles ? 4 : 1;
+        if (coarse == 4 && fits(4)) return BinPlan{4, true};
+    }
+    return BinPlan{coarse, fits(coarse)};
+}
+
+/// plan_bins, plus row culling: on for small circles (mean below
+/// kRowCullTiles) in the exact 16x16, 4-row kernels without a teaching
+/// variant; and bin.split after sorted coarse bins for the exact kernels
+/// (each tile then tests only its own circles; ftb stops early and gains
+/// little from shorter lists).
+BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o) {
+    const double mean = mean_tiles_per_circle(s, g);
+    BinPlan plan = plan_bins(s, g, kind, o, mean);
+    const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack);
+    const bool exact = kind != KernelKind::FrontToBack;
+    plan.row_cull = shape && o.shade_variant == 0 &&
+                    (o.row_cull == RowCull::On || (o.row_cull == RowCull::Auto && exact && mean < kRowCullTiles));
+    plan.split = plan.coarse > 1 && !plan.compact && (o.split == Split::On || (o.split == Split::Auto && exact));
+    return plan;
+}
 
 class CudaRenderer final : public Renderer {
 public:
@@ -52,9 +113,12 @@ public:
         height_ = h;
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
+        plan_ = plan_binning(s, grid_, kind_, opt_);
+        coarse_ = plan_.coarse;
+        bin_grid_ = make_tile_grid(w, h, grid_.tile * coarse_);
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
-        if (binned_kind()) bins_.reserve_scene(circles_.count, grid_.tile_count(), &tally_, st);
+        if (binned_kind()) bins_.reserve_scene(circles_.count, bin_grid_.tile_count(), &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
             persistent_blocks_ = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade);
@@ -99,6 +163,8 @@ public:
         } else if (static_cast<long long>(c.count) * grid_.tile_count() <= opt_.direct_limit) {
             last_pairs_ = static_cast<long long>(c.count) * grid_.tile_count();  // few circles: every block scans all
             shade_lists(c, TileLists{nullptr, nullptr, nullptr, c.count});
+        } else if (plan_.compact) {
+            render_compacted(c);
         } else {
             render_binned(c);
         }
@@ -132,6 +198,12 @@ public:
     bool is_incorrect_by_design() const override { return kind_ == KernelKind::Unordered; }
 
     WorkCounts work() override {
+        if (pairs_unread_) {  // bin.compact leaves the total on the device: add up the bins' runs
+            std::vector<int> loads(static_cast<size_t>(bin_grid_.tile_count()));
+            read_bin_runs(loads);
+            last_pairs_ = std::accumulate(loads.begin(), loads.end(), 0ll);
+            pairs_unread_ = false;
+        }
         WorkCounts w;
         if (!binned_kind()) {
             w.coverage_tests = circles_.count * static_cast<long long>(width_) * height_;
@@ -139,7 +211,8 @@ public:
         }
         w.circle_tile_pairs = last_pairs_;
         w.binning_redos = speculation_misses_;
-        w.coverage_tests = last_pairs_ * static_cast<long long>(grid_.tile) * grid_.tile;
+        const long long per_pair = last_binned_ ? static_cast<long long>(coarse_) * coarse_ : 1;  // tiles of a bin
+        w.coverage_tests = last_pairs_ * per_pair * grid_.tile * grid_.tile;
         return w;
     }
 
@@ -184,14 +257,24 @@ private:
                 ftb_acc_.reserve("shade.ftb_state", size_t(width_) * height_, &tally_);
                 run_pending_clear();  // every batch's launch adds to the image's alpha
             }
-            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, clear_pending_, s);
+            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, clear_pending_, plan_.row_cull, s);
         } else {
             const bool persistent = kind_ == KernelKind::Persistent;
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), clear_pending_, persistent,
-                               order_.counter.get(), order, persistent_blocks_, opt_.shade_variant, s);
+                               order_.counter.get(), order, persistent_blocks_,
+                               opt_.shade_variant | (plan_.row_cull && lists.list ? kShadeRowCull : 0), s);
         }
         if (!lists.total) clear_pending_ = false;  // else render_binned decides, once it knows the frame fit
+    }
+
+    /// bin.compact, then the shading: no host wait in the frame.
+    void render_compacted(const DeviceCircles& c) {
+        const int* lists = bins_.compact(c, bin_grid_, &tally_, stream_.get(), &timeline_);
+        last_binned_ = true;
+        pairs_unread_ = true;
+        const TileLists tl = binned_lists(lists, c.count);
+        shade_lists(c, tl, kind_ == KernelKind::Persistent ? heavy_first_order(tl) : nullptr);
     }
 
     /// The frame's pair total, copied from the device after bin.scan; waits
@@ -230,7 +313,7 @@ private:
     /// no wait on the host inside the frame (kernels/bin.cu); the host waits
     /// once at the end, and redoes the frame in the rare case it had more.
     void render_binned(const DeviceCircles& c) {
-        bins_.count_and_scan(c, grid_, stream_.get(), &timeline_);
+        bins_.count_and_scan(c, bin_grid_, stream_.get(), &timeline_);
         last_binned_ = true;
         if (pair_capacity_ > 0 && speculate(c)) return;
         const unsigned long long pairs = wait_for_total();
@@ -278,23 +361,24 @@ private:
     /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
     /// (`first`/`last`: the frame's first and last batch shaded).
     void bin_and_shade(const DeviceCircles& c, const PairBatch& batch, bool first, bool last) {
-        const int* sorted = bins_.fill_sort_ranges(c, grid_, batch, opt_.fill_per_thread, &tally_, stream_.get(),
+        const int* sorted = bins_.fill_sort_ranges(c, bin_grid_, batch, opt_.fill_per_thread, &tally_, stream_.get(),
                                                    &timeline_);
-        const int* order = kind_ == KernelKind::Persistent ? heavy_first_order() : nullptr;
-        TileLists lists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), c.count};
+        TileLists lists = binned_lists(sorted, c.count);
         if (batch.speculative) {
             lists.total = bins_.total.get();
             lists.capacity = batch.pairs;
         }
+        if (plan_.split) lists = bins_.split(c, grid_, lists, batch.pairs, &tally_, stream_.get(), &timeline_);
+        const int* order = kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr;
         shade_lists(c, lists, order, first, last);
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
-    const int* heavy_first_order() {
+    const int* heavy_first_order(const TileLists& lists) {
         cudaStream_t s = stream_.get();
         const int tiles = grid_.tile_count();
         timeline_.mark("bin.order", "Render", s);
-        launch_tile_loads(bins_.tile_start.get(), bins_.tile_end.get(), tiles, order_.loads.get(), order_.ids.get(), s);
+        launch_tile_loads(lists, grid_, order_.loads.get(), order_.ids.get(), s);
         cub::DoubleBuffer<unsigned int> k(order_.loads.get(), order_.loads_alt.get());
         cub::DoubleBuffer<int> v(order_.ids.get(), order_.ids_alt.get());
         size_t bytes = order_.temp.size();
@@ -302,11 +386,38 @@ private:
         return v.Current();
     }
 
-    void read_binned_loads(std::vector<int>& loads) {
-        std::vector<unsigned int> st(loads.size()), en(loads.size());
+    /// The binned lists of the last bin.ranges: per bin of coarse_ x coarse_ tiles.
+    TileLists binned_lists(const int* sorted, int64_t count) const {
+        TileLists lists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), count};
+        lists.coarse = coarse_;
+        lists.bins_x = bin_grid_.tiles_x;
+        return lists;
+    }
+
+    /// Each bin's list length (bin_grid_.tile_count() entries; waits).
+    void read_bin_runs(std::vector<int>& runs) {
+        CR_CUDA(cudaStreamSynchronize(stream_.get()));
+        std::vector<unsigned int> st(runs.size()), en(runs.size());
         CR_CUDA(cudaMemcpy(st.data(), bins_.tile_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
         CR_CUDA(cudaMemcpy(en.data(), bins_.tile_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
-        for (size_t t = 0; t < loads.size(); ++t) loads[t] = static_cast<int>(en[t] - st[t]);
+        for (size_t b = 0; b < runs.size(); ++b) runs[b] = static_cast<int>(en[b] - st[b]);
+    }
+
+    /// Each tile's list length: its own after bin.split, else its bin's.
+    void read_binned_loads(std::vector<int>& loads) {
+        if (plan_.split) {
+            CR_CUDA(cudaStreamSynchronize(stream_.get()));
+            std::vector<unsigned int> st(loads.size()), en(loads.size());
+            CR_CUDA(cudaMemcpy(st.data(), bins_.split_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
+            CR_CUDA(cudaMemcpy(en.data(), bins_.split_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
+            for (size_t t = 0; t < loads.size(); ++t) loads[t] = static_cast<int>(en[t] - st[t]);
+            return;
+        }
+        std::vector<int> runs(static_cast<size_t>(bin_grid_.tile_count()));
+        read_bin_runs(runs);
+        const TileLists map = binned_lists(nullptr, 0);
+        for (size_t t = 0; t < loads.size(); ++t)
+            loads[t] = runs[map.bin_of(static_cast<int>(t) % grid_.tiles_x, static_cast<int>(t) / grid_.tiles_x)];
     }
 
     /// Direct mode lists every circle in every tile; the heat map shows the
@@ -333,6 +444,10 @@ private:
     Image host_image_;
     int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
     TileGrid grid_{};
+    TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of coarse_ x coarse_ tiles
+    int coarse_ = 1;
+    BinPlan plan_{};
+    bool pairs_unread_ = false;  ///< last_pairs_ not yet read back after bin.compact
     long long last_pairs_ = 0;
     unsigned long long last_pairs_total_ = 0;
     unsigned long long pair_capacity_ = 0;  ///< next frame's speculative pair capacity (0: none)
@@ -362,6 +477,11 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
         return void(o.shade_variant = value == "warp" ? kShadeWarpCull : 0);
     if (key == "scan" && (value == "shuffle" || value == "ballot"))
         return void(o.shade_variant = value == "shuffle" ? kShadeShuffleScan : 0);
+    if (key == "bins" && (value == "sort" || value == "auto")) return void(o.allow_compact = value == "auto");
+    if (key == "split" && (value == "auto" || value == "on" || value == "off"))
+        return void(o.split = value == "on" ? Split::On : value == "off" ? Split::Off : Split::Auto);
+    if (key == "rowcull" && (value == "auto" || value == "on" || value == "off"))
+        return void(o.row_cull = value == "on" ? RowCull::On : value == "off" ? RowCull::Off : RowCull::Auto);
     if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
         return void(o.speculation = value == "on" ? Speculation::Slack
                                     : value == "off" ? Speculation::Off : Speculation::Tight);
@@ -371,12 +491,14 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
     else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
     else if (key == "direct") o.direct_limit = v;
+    else if (key == "coarse" && (v == 0 || v == 1 || v == 2 || v == 4)) o.coarse = static_cast<int>(v);
+    else if (key == "compact") o.compact_limit = v;
     else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
     else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
                                     "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight)");
+                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, split=auto|on|off)");
 }
 
 }  // namespace

@@ -24,15 +24,21 @@ enum class KernelKind {
 };
 
 /// Options of the tiled kernels (defaults are the measured best).
+/// Whether the shading kernels cull rows (CudaOptions::row_cull).
+enum class RowCull { Auto, On, Off };
+
+/// Whether sorted coarse bins are split into per-tile lists (CudaOptions::split).
+enum class Split { Auto, On, Off };
+
 /// How binning sizes its pair buffers (CudaOptions::speculation).
 enum class Speculation { Off, Slack, Tight };
 
 struct CudaOptions {
     int tile_size = 16;       ///< tile edge in pixels (8 or 16)
     int rows_per_thread = 4;  ///< pixel rows each shading thread owns (16x16 tiles: 4 or 8)
-    /// Scenes with fewer than this many circle x tile tests per frame skip
-    /// the global binning stage and let each block scan every circle.
-    long long direct_limit = 1ll << 24;
+    /// Scenes with at most this many circle x tile tests per frame skip
+    /// binning and let each block scan every circle (rgb, rgby, hypnosis).
+    long long direct_limit = 1ll << 18;
     /// Most circle-tile pairs binned at once; more are drawn in batches of
     /// circles (in input order), which bounds device memory.
     long long max_pairs_per_batch = 1ll << 26;
@@ -56,14 +62,45 @@ struct CudaOptions {
     /// waits instead; spec=tight leaves no slack, so any frame with more
     /// pairs than the last is binned twice (tests of that path).
     Speculation speculation = Speculation::Slack;
+    /// Binning lists circles per bin of coarse x coarse tiles (1, 2 or 4);
+    /// 0 picks per scene from the circles' sizes (CR_CUDA_OPTIONS coarse=N).
+    int coarse = 0;
+    /// Scenes with circles x bins at most compact_limit are binned by
+    /// bin.compact (one block per bin, no sort) unless allow_compact is
+    /// false (CR_CUDA_OPTIONS bins=sort; compact=N sets the limit).
+    bool allow_compact = true;
+    long long compact_limit = 1ll << 23;
+    /// Row culling in the 16x16, 4-row kernels (tiled, persistent, ftb): a
+    /// warp skips a listed circle that covers none of its 8 pixel rows
+    /// (cheap with the per-circle row mask; worth it for small circles).
+    /// Auto: on when circles span few tiles (kRowCullTiles). CR_CUDA_OPTIONS
+    /// rowcull=auto|on|off.
+    RowCull row_cull = RowCull::Auto;
+    /// Two-level binning: after sorting circles into bins of 2x2 or 4x4
+    /// tiles, stage bin.split lists each tile's circles (one block per bin,
+    /// no second sort). Auto: for tiled and persistent. CR_CUDA_OPTIONS
+    /// split=auto|on|off.
+    Split split = Split::Auto;
 };
+
+/// plan_bins's threshold: from this mean number of tiles a circle's
+/// bounding box overlaps, circles are binned per 4x4 tiles (then split into
+/// per-tile lists for the exact kernels). Measured on the H200: rand1M (6
+/// tiles a circle), rand100k (56) and biglittle (750) are fastest with 4x4
+/// bins, micro2M (1.3) with single tiles.
+constexpr double kCoarseTiles = 4.0;
+/// Row culling (RowCull::Auto) is on for scenes whose circles overlap fewer
+/// tiles than this on average (micro2M: 1.3).
+constexpr double kRowCullTiles = 2.0;
 
 /// CudaOptions::shade_variant values (bits of the tiled kernel's template).
 constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;
+/// Not a teaching variant: row culling (CudaOptions::row_cull).
+constexpr int kShadeRowCull = 8;
 
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
 /// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
-/// list=split,cull=warp,scan=shuffle,spec=off" (experiments, `render bench`, `render profile`), and
+/// list=split,cull=warp,scan=shuffle,spec=off,coarse=2,bins=sort" (experiments, `render bench`, `render profile`), and
 /// CR_SYNC_STAGES=1. Unknown keys throw
 /// std::invalid_argument.
 CudaOptions cuda_options_from_env(CudaOptions base = {});

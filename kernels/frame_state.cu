@@ -2,6 +2,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels/frame_state.h"
@@ -115,6 +116,30 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     mark(timeline, "bin.ranges", stream);
     launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), tile_start.get(), tile_end.get(), stream);
     return v.Current();
+}
+
+const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, DeviceMemoryTally* tally, cudaStream_t stream,
+                              StageTimeline* timeline) {
+    values.reserve("bin.compact_lists", std::max<uint64_t>(1, uint64_t(g.tile_count()) * uint64_t(c.count)), tally);
+    mark(timeline, "bin.compact", stream);
+    launch_bin_compact(c, g, values.get(), tile_start.get(), tile_end.get(), stream);
+    return values.get();
+}
+
+TileLists BinBuffers::split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, uint64_t entries,
+                            DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline) {
+    const uint64_t slots = std::max<uint64_t>(1, entries * uint64_t(bins.coarse) * uint64_t(bins.coarse));
+    if (slots > UINT32_MAX) throw std::invalid_argument("bin.split: more than 2^32 list entries");
+    split_lists.reserve("bin.split_lists", slots, tally, 1.25);
+    split_start.reserve("bin.split_start", tiles.tile_count(), tally);
+    split_end.reserve("bin.split_end", tiles.tile_count(), tally);
+    mark(timeline, "bin.split", stream);
+    launch_bin_split(c, tiles, bins, split_lists.get(), split_start.get(), split_end.get(), stream);
+    TileLists out{split_lists.get(), split_start.get(), split_end.get(), bins.count};
+    out.total = bins.total;
+    out.capacity = bins.capacity;
+    out.bins_x = tiles.tiles_x;
+    return out;
 }
 
 void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {

@@ -47,6 +47,8 @@ struct BinBuffers {
     DeviceBuffer<unsigned long long> counts, offsets, total;
     DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end;
     DeviceBuffer<int> values, values_alt;
+    DeviceBuffer<int> split_lists;                     ///< bin.split: one list per tile
+    DeviceBuffer<unsigned int> split_start, split_end;  ///< bin.split: each tile's run
     DeviceBuffer<unsigned char> temp;
 
     /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
@@ -65,6 +67,21 @@ struct BinBuffers {
     /// (device; valid until the next call).
     const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
                                 DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
+
+    /// Stage bin.compact instead of all of the above, for scenes where
+    /// circles x bins is small: sizes the lists (bins x circles ints) and
+    /// lists every bin's circles in input order in one kernel, with no wait
+    /// on the host. Returns the lists (device; valid until the next call).
+    const int* compact(const DeviceCircles& c, const TileGrid& g, DeviceMemoryTally* tally, cudaStream_t stream,
+                       StageTimeline* timeline);
+
+    /// Stage bin.split after fill_sort_ranges on bins of bins.coarse x
+    /// bins.coarse tiles (2 or 4) holding at most `entries` list entries:
+    /// sizes its buffers and splits every bin's list into its tiles' lists,
+    /// in input order. Returns the per-tile lists of the grid `tiles`
+    /// (coarse 1; the overflow check of `bins` carried over).
+    TileLists split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, uint64_t entries,
+                    DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
 
 private:
     /// Sizes the per-pair buffers and the sort scratch for `pairs` pairs

@@ -51,7 +51,8 @@ struct FtbStrip {
     float t[kRows], alpha[kRows];
 };
 
-using Shared = TileShared<kThreads, kSplitList, kTile>;
+template <int VARIANT>
+using Shared = TileShared<kThreads, VARIANT, kTile>;
 
 __device__ __forceinline__ bool in_image(const FtbStrip& s, int r, const TileGrid& g) {
     return s.px < g.width && s.py0 + r < g.height;
@@ -65,12 +66,31 @@ __device__ __forceinline__ bool strip_done(const FtbStrip& s, const TileGrid& g)
     return done;
 }
 
+/// Snow shading as shade_snow_scaled (render/core/shading.h) computes it,
+/// with the GPU's fast approximations: t^2 = d2 * (1 / r^2) with the
+/// reciprocal computed once per circle, t = t^2 * rsqrt(t^2), and __expf.
+/// Each differs from the exactly rounded operation by a few units in the
+/// last place (relative errors near 1e-7), far inside ftb's 1e-5 bound;
+/// the exact kernels keep the exactly rounded math. r = 0 (inv_r2 = inf)
+/// takes the exact path.
+__device__ __forceinline__ Fragment shade_snow_fast(float d2, float r, float inv_r2, float max_alpha) {
+    if (isinf(inv_r2)) return shade_snow_scaled(d2, r, max_alpha);
+    const float t2 = d2 * inv_r2;
+    const float t = t2 > 0.f ? t2 * rsqrtf(t2) : 0.f;
+    Fragment f;
+    snow_ramp(t, f.r, f.g, f.b);
+    f.alpha = max_alpha * __expf(-4.f * t2);
+    return f;
+}
+
 /// Blends the chunk's hits into the strip, last to first (d2 from the
 /// coverage tables, as in shade_tiled.cu).
-template <bool SNOW>
-__device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const Shared& sh) {
+template <bool SNOW, int VARIANT>
+__device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const Shared<VARIANT>& sh) {
     for (int i = hits - 1; i >= 0; --i) {
         const float4 col = sh.list.color(i);
+        if constexpr ((VARIANT & kRowCull) != 0)
+            if (row_mask_skips<kTile, kRows>(sh.list.geom(i).w)) continue;  // warp-uniform
         const float dx2 = sh.tab.dx2[i][s.lx];
         float dy2[kRows];
         load_rows<kRows>(&sh.tab.dy2[i][s.ly0], dy2);
@@ -80,7 +100,7 @@ __device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const
             if (!(d2 <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
             if (SNOW) {
                 const float4 geom = sh.list.geom(i);
-                const Fragment f = shade_snow_scaled(d2, geom.z, col.x);
+                const Fragment f = shade_snow_fast(d2, geom.z, col.y, col.x);
                 const float w = s.t[r] * f.alpha;
                 s.c[r] = make_float3(s.c[r].x + w * f.r, s.c[r].y + w * f.g, s.c[r].z + w * f.b);
                 s.t[r] *= 1.f - f.alpha;
@@ -134,11 +154,11 @@ __device__ __forceinline__ void store_strip(const FtbStrip& s, const DeviceCircl
     }
 }
 
-template <bool SNOW>
+template <bool SNOW, int VARIANT>
 __global__ void __launch_bounds__(kThreads)
     shade_ftb_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last,
                      bool from_background) {
-    __shared__ Shared sh;
+    __shared__ Shared<VARIANT> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
     const int tile_id = blockIdx.x;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
@@ -149,34 +169,44 @@ __global__ void __launch_bounds__(kThreads)
     s.py0 = ty * kTile + s.ly0;
     set_tile_centers(sh, g, tx, ty);
     load_strip(s, g, acc, first);
-    const int64_t begin = lists.list ? lists.start[tile_id] : 0;
-    const int64_t end = lists.list ? lists.end[tile_id] : lists.count;
+    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
+    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     Candidate next = load_candidate(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
     for (int64_t k = chunks - 1; k >= 0; --k) {
         if (__syncthreads_and(strip_done(s, g))) break;  // the whole tile is done: uniform exit
         const Candidate cand = next;
         next = load_candidate(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
-        const int hits = compact_chunk<kThreads, kSplitList, kTile, SNOW>(c, cand, g, tx, ty, k, sh);
+        const int hits = compact_chunk<kThreads, VARIANT, kTile, SNOW>(c, cand, g, tx, ty, k, sh);
         if (hits == 0) continue;  // the same in every thread: nothing listed
         __syncthreads();  // the list is complete
-        blend_back_to_front<SNOW>(s, hits, sh);
+        blend_back_to_front<SNOW, VARIANT>(s, hits, sh);
         // the next iteration's __syncthreads_and keeps the list until everyone is done with it
     }
     store_strip(s, c, g, image, acc, last, from_background);
 }
 
+
+template <bool SNOW>
+void launch_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last,
+                bool from_background, bool row_cull, cudaStream_t s) {
+    if (row_cull)
+        shade_ftb_kernel<SNOW, kSplitList | kRowCull><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first,
+                                                                                       last, from_background);
+    else
+        shade_ftb_kernel<SNOW, kSplitList><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
+                                                                            from_background);
+}
+
 }  // namespace
 
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, cudaStream_t s) {
+                      bool last, bool from_background, bool row_cull, cudaStream_t s) {
     if (from_background && !(first && last))
         throw std::invalid_argument("launch_shade_ftb: from_background needs a single launch (first and last)");
     if (g.tile != kTile) throw std::invalid_argument("the ftb kernel works on 16x16 tiles only (CR_CUDA_OPTIONS tile=16)");
-    if (c.shade == ShadeMode::Snow)
-        shade_ftb_kernel<true><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last, from_background);
-    else
-        shade_ftb_kernel<false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last, from_background);
+    if (c.shade == ShadeMode::Snow) launch_ftb<true>(c, lists, g, image, acc, first, last, from_background, row_cull, s);
+    else launch_ftb<false>(c, lists, g, image, acc, first, last, from_background, row_cull, s);
     check_launch("shade_ftb_kernel");
 }
 

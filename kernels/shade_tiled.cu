@@ -78,6 +78,8 @@ __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileG
     for (int i = 0; i < hits; ++i) {
         const float4 col = sh.list.color(i);
         if ((VARIANT & kWarpCull) && !warp_needs(s, sh.list.geom(i), g)) continue;  // warp-uniform
+        if constexpr ((VARIANT & kRowCull) != 0)
+            if (row_mask_skips<TILE, ROWS>(sh.list.geom(i).w)) continue;  // warp-uniform
         const float dx2 = sh.tab.dx2[i][s.lx];
         float dy2[ROWS];
         load_rows<ROWS>(&sh.tab.dy2[i][s.ly0], dy2);
@@ -123,8 +125,8 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
         s.acc[k] = make_float4(bg, bg, bg, 1.f);
         if (!from_background && s.px < g.width && py < g.height) s.acc[k] = image[size_t(py) * g.width + s.px];
     }
-    const int64_t begin = lists.list ? lists.start[tile_id] : 0;
-    const int64_t end = lists.list ? lists.end[tile_id] : lists.count;
+    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
+    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
     Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
     for (int64_t base = begin, chunk = 0; base < end; base += kThreads, ++chunk) {
         const Candidate cand = next;
@@ -180,11 +182,21 @@ template <int TILE, int R, bool SNOW>
 void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
                     bool persistent, unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
+    const bool row_cull = (variant & kRowCull) && TILE == 16 && R == 4;  // other shapes: one warp spans the tile
+    variant &= ~kRowCull;
     if (variant != 0) {
         if (TILE != 16 || R != 4 || persistent)
-            throw std::invalid_argument("CR_CUDA_OPTIONS list=split and cull=warp exist for the tiled kernel "
-                                        "with tile=16 and rows=4 only");
+            throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
+                                        "kernel with tile=16 and rows=4 only");
         launch_teaching_variant<SNOW>(c, lists, g, image, bg, variant, s);
+    } else if (row_cull) {
+        if constexpr (TILE == 16 && R == 4) {
+            if (persistent)
+                shade_tiles_kernel<16, 4, SNOW, true, kRowCull><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);
+            else
+                shade_tiles_kernel<16, 4, SNOW, false, kRowCull><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
+            check_launch("shade_tiles_kernel<row culling>");
+        }
     } else if (persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);
         check_launch("shade_tiles_kernel<persistent>");

@@ -58,11 +58,22 @@ void launch_bin_prepare(const unsigned long long* total, unsigned long long capa
 void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs, int tiles, unsigned int* tile_start,
                        unsigned int* tile_end, cudaStream_t s);
 
+/// Stage "bin.compact" (scenes with few circles x bins): one thread block
+/// per bin of `bins` writes the indices of the circles whose pixel box
+/// overlaps the bin, in input order, to lists[b * count, ...) and the run to
+/// start[b]/end[b]. lists holds bins.tile_count() * c.count ints (at most
+/// 2^32 - 1).
+void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists, unsigned int* start,
+                        unsigned int* end, cudaStream_t s);
+
 /// Per-tile circle lists: circle indices list[start[t] .. end[t]) in input
 /// order; when `list` is null every tile's list is all circles [0, count).
 /// `total`/`capacity`: a frame binned with speculative capacity (bin.cu)
 /// has `total` pairs on the device; when that exceeds `capacity` the lists
 /// are incomplete and the shading kernels leave the image untouched.
+/// `coarse`/`bins_x`: binning may list circles per bin of coarse x coarse
+/// tiles (bins_x bins a row; CudaOptions::coarse); every tile of a bin walks
+/// the bin's list, and the exact circle-tile test keeps the tile's circles.
 struct TileLists {
     const int* list;
     const unsigned int* start;
@@ -70,12 +81,25 @@ struct TileLists {
     int64_t count;
     const unsigned long long* total = nullptr;
     unsigned long long capacity = 0;
+    int coarse = 1;
+    int bins_x = 0;
+
+    /// The bin whose list tile (tx, ty) walks.
+    CR_HD int bin_of(int tx, int ty) const { return (ty / coarse) * bins_x + tx / coarse; }
 
 #ifdef __CUDACC__
     /// True (on the device) when the lists are incomplete: skip the frame.
     __device__ bool overflowed() const { return total != nullptr && *total > capacity; }
 #endif
 };
+
+/// Stage "bin.split" (two-level binning's second level): splits the lists
+/// of `bins` (bins of bins.coarse x bins.coarse tiles, 2 or 4, as from
+/// bin.ranges or bin.compact) into one list per tile of `tiles`, in input
+/// order: out[] (bins.coarse^2 x the bins' list entries) and
+/// tile_start/tile_end per tile. Other bin sizes throw std::invalid_argument.
+void launch_bin_split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, int* out,
+                      unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
 /// tiles from `tile_counter` (persistent; the counter must be 0). Returns
@@ -91,9 +115,9 @@ void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int
                         bool from_background, bool persistent, unsigned int* tile_counter, const int* order,
                         int persistent_blocks, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
-/// (persistent kernel). loads/ids are scratch of tile_count entries each.
-void launch_tile_loads(const unsigned int* start, const unsigned int* end, int tiles, unsigned int* loads,
-                       int* ids, cudaStream_t s);
+/// (persistent kernel): writes each of the grid's tiles' list length (its
+/// bin's, lists.bin_of) and id. loads/ids are scratch of tile_count entries.
+void launch_tile_loads(const TileLists& lists, const TileGrid& g, unsigned int* loads, int* ids, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count).
 int persistent_block_count(int tile, int rows, ShadeMode shade);
@@ -106,8 +130,10 @@ int persistent_block_count(int tile, int rows, ShadeMode shade);
 /// (C, T) between launches and may be null when first && last.
 /// `from_background` (only with first && last): the image is not read; the
 /// background is composed in directly (the frame's deferred clear).
+/// `row_cull`: warps skip listed circles that cover none of their rows
+/// (CudaOptions::row_cull).
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, cudaStream_t s);
+                      bool last, bool from_background, bool row_cull, cudaStream_t s);
 
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);

@@ -14,8 +14,8 @@ namespace tiles {
 
 /// Shared-memory record of one listed circle.
 struct ListedCircle {
-    float4 geom;   // x, y, r, z
-    float4 color;  // flat: .5*r, .5*g, .5*b; snow: x = snow_max_alpha(z); w: r*r (rounded as the CPU does)
+    float4 geom;   // x, y, r, z (row culling: w holds the row mask's bits)
+    float4 color;  // flat: .5*r, .5*g, .5*b; snow: x = snow_max_alpha(z), y = 1/(r*r); w: r*r (rounded as the CPU does)
 };
 
 /// Teaching variants of the tiled kernel (CR_CUDA_OPTIONS; 16x16 tiles, 4
@@ -25,6 +25,10 @@ struct ListedCircle {
 /// general shuffle scan instead of the ballot scan of flags. 0 is the
 /// default kernel.
 constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull, kShuffleScan = kShadeShuffleScan;
+/// Row culling: the hit's row mask (bit r: some pixel of tile row r may be
+/// covered, dy2[r] <= r*r) replaces geom.w, and a warp skips a hit with no
+/// bit in its rows (row_mask_skips).
+constexpr int kRowCull = kShadeRowCull;
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive
@@ -104,6 +108,26 @@ __device__ __forceinline__ void write_squares(float* out, const float* centers, 
         const float a = sub_rn(v, c.x), b = sub_rn(v, c.y), d = sub_rn(v, c.z), e = sub_rn(v, c.w);
         *reinterpret_cast<float4*>(out + k) = make_float4(mul_rn(a, a), mul_rn(b, b), mul_rn(d, d), mul_rn(e, e));
     }
+}
+
+/// Bit r set when tile row r may hold a covered pixel: dy2[r] <= r2 (a
+/// pixel's d2 = dx2 + dy2 >= dy2; NaN entries give 0).
+template <int TILE>
+__device__ __forceinline__ unsigned int row_mask(const float* dy2, float r2) {
+    unsigned int m = 0;
+#pragma unroll
+    for (int k = 0; k < TILE; ++k) m |= (dy2[k] <= r2 ? 1u : 0u) << k;
+    return m;
+}
+
+/// Row culling: true when no pixel row of this thread's warp (8 rows of a
+/// 16x16 tile with 4 rows a thread) is in the hit's row mask; the same in
+/// every lane of the warp, so the warp skips the hit as one.
+template <int TILE, int ROWS>
+__device__ __forceinline__ bool row_mask_skips(float mask_bits) {
+    static_assert(TILE == 16 && ROWS == 4, "row culling needs warps of 8 rows: 16x16 tiles, 4 rows a thread");
+    const unsigned int warp_rows = 0xffu << ((threadIdx.x >> 5) * 8);
+    return (__float_as_uint(mask_bits) & warp_rows) == 0;
 }
 
 /// Entries of an extreme circle outside its pixel box [lo, hi) become NaN.
@@ -195,7 +219,7 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
             col = make_float4(.5f * col.x, .5f * col.y, .5f * col.z, 0.f);
         }
         col.w = mul_rn(geo.z, geo.z);
-        sh.list.put(pos, geo, col);
+        if (SNOW) col.y = 1.f / col.w;  // for ftb's fast snow shading (inf for r = 0: not used then)
         float* rx = sh.tab.dx2[pos];
         float* ry = sh.tab.dy2[pos];
         write_squares<TILE>(rx, sh.tab.center_x, geo.x);
@@ -204,6 +228,9 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
             mask_outside<TILE>(rx, tx * TILE, box.min_x, box.max_x);
             mask_outside<TILE>(ry, ty * TILE, box.min_y, box.max_y);
         }
+        float4 listed = geo;
+        if (VARIANT & kRowCull) listed.w = __uint_as_float(row_mask<TILE>(ry, col.w));
+        sh.list.put(pos, listed, col);
     }
     return hits;
 }

@@ -274,13 +274,16 @@ TEST(GpuLaterFrames, StaticScenesRepeatTheFirstFrameExactly) {
         for (auto [w, h] : {std::pair{257, 129}, std::pair{1000, 600}}) {
             CpuRefRenderer ref;
             const Image want = render_last(ref, make_scene(scene, 5), w, h, 1);
-            for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
-                auto r = make_cuda_renderer(k, CudaOptions{});
+            for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+            for (const char* bins : {"bins=auto", "bins=sort", "rowcull=on,coarse=2", "rowcull=off,coarse=1",
+                                     "bins=sort,coarse=4,split=on", "bins=sort,coarse=2,split=off"}) {
+                auto r = make_cuda_renderer(k, parse_cuda_options(bins));
                 const Image got = render_frames(*r, make_scene(scene, 5), w, h, 3);
                 const CompareStats st = compare_images(got, want);
-                EXPECT_TRUE(st.pass) << r->name() << " " << scene << " " << w << "x" << h << ": " << describe(st);
+                EXPECT_TRUE(st.pass) << r->name() << " " << bins << " " << scene << " " << w << "x" << h << ": "
+                                     << describe(st);
                 if (k != KernelKind::FrontToBack && std::string(scene) != "snowsingle") {
-                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << scene << " " << w << "x" << h;
+                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << bins << " " << scene << " " << w << "x" << h;
                 }
                 EXPECT_EQ(r->work().binning_redos, 0) << r->name() << " " << scene;
             }
@@ -296,7 +299,7 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     CpuRefRenderer ref;
     ref.setup(s, 200, 150);
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
-        CudaOptions o = parse_cuda_options("spec=tight,direct=0");
+        CudaOptions o = parse_cuda_options("spec=tight,direct=0,bins=sort");
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
         ref.setup(s, 200, 150);
@@ -338,6 +341,70 @@ TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
         const CompareStats st = compare_images(r->image(), twice);
         EXPECT_TRUE(st.pass) << r->name() << ": clear, render, render: " << describe(st);
     }
+}
+
+TEST(GpuCoarseBins, EveryBinSizeDrawsTheSameImages) {
+    REQUIRE_GPU();
+    // Binning per bin of 1x1, 2x2 or 4x4 tiles must change the speed only:
+    // odd sizes give partial bins and tiles; three frames use speculation.
+    for (int coarse : {1, 2, 4})
+        for (const char* scene : {"rand10k", "biglittle", "micro2M", "snowsingle"})
+            for (auto [w, h] : {std::pair{257, 129}, std::pair{1000, 600}}) {
+                CpuRefRenderer ref;
+                const Image want = render_last(ref, make_scene(scene, 2), w, h, 1);
+                for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+                for (bool compact : {true, false}) {
+                    CudaOptions o;
+                    o.coarse = coarse;
+                    o.direct_limit = 0;
+                    o.allow_compact = compact;
+                    auto r = make_cuda_renderer(k, o);
+                    const Image got = render_frames(*r, make_scene(scene, 2), w, h, 3);
+                    const CompareStats st = compare_images(got, want);
+                    EXPECT_TRUE(st.pass) << r->name() << " coarse " << coarse << " " << scene << " " << w << "x" << h
+                                         << ": " << describe(st);
+                    if (k != KernelKind::FrontToBack && std::string(scene) != "snowsingle") {
+                        EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " coarse " << coarse << " " << scene;
+                    }
+                }
+            }
+}
+
+TEST(GpuCoarseBins, FewerPairsBatchesAndAnimation) {
+    REQUIRE_GPU();
+    long long pairs[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        CudaOptions o;
+        o.coarse = 1 << i;
+        o.allow_compact = i == 1;  // bin.compact and the sorting stages list the same pairs
+        auto r = make_cuda_renderer(KernelKind::Tiled, o);
+        render_frames(*r, make_scene("rand10k", 0), 1024, 1024, 1);
+        pairs[i] = r->work().circle_tile_pairs;
+    }
+    // rand10k's circles span about 55 tiles of 16x16: bins of 32 and 64
+    // pixels list each circle several times less often.
+    EXPECT_LT(pairs[1] * 2, pairs[0]);
+    EXPECT_LT(pairs[2] * 2, pairs[1]);
+    CudaOptions o;  // batches of coarse pairs
+    o.coarse = 4;
+    o.allow_compact = false;
+    o.max_pairs_per_batch = 3000;
+    o.direct_limit = 0;
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
+        auto r = make_cuda_renderer(k, o);
+        const Image img = render_last(*r, make_scene("rand10k", 3), 300, 200, 1);
+        const CompareStats st = compare_images(img, reference("rand10k", 3, 300, 200, 1));
+        EXPECT_TRUE(st.pass) << r->name() << " batched, coarse 4: " << describe(st);
+    }
+    o.max_pairs_per_batch = 1ll << 26;  // an animation: radii grow, pairs change every frame
+    for (bool compact : {true, false})
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
+            o.allow_compact = compact;
+            auto r = make_cuda_renderer(k, o);
+            const Image img = render_last(*r, make_scene("hypnosis", 0), 200, 150, 40);
+            EXPECT_EQ(differing_floats(img, reference("hypnosis", 0, 200, 150, 40)), 0)
+                << r->name() << " hypnosis coarse 4" << (compact ? " compact" : " sorted");
+        }
 }
 
 TEST(GpuHostile, LongAnimation1000Frames) {
@@ -420,11 +487,15 @@ TEST(GpuSizes, PairsBeyond2To31MatchNaive) {
     }
     auto naive = make_renderer("naive");
     const Image& want = render_frames(*naive, s, 16384, 16384, 1);
-    for (const char* k : {"tiled", "persistent"}) {
-        auto r = make_renderer(k);
+    CudaOptions single;  // bins of one tile and the sorting stages: the most pairs (coarse bins list ~16x fewer)
+    single.coarse = 1;
+    single.allow_compact = false;
+    for (KernelKind kind : {KernelKind::Tiled, KernelKind::Persistent}) {
+        auto r = make_cuda_renderer(kind, single);
+        const std::string k = r->name();
         const Image& got = render_frames(*r, s, 16384, 16384, 1);
         const long long pairs = r->work().circle_tile_pairs;
-        std::printf("%s: %lld circle-tile pairs\n", k, pairs);
+        std::printf("%s: %lld circle-tile pairs\n", k.c_str(), pairs);
         EXPECT_GT(pairs, 1ll << 31) << k;
         const CompareStats st = compare_images(got, want);
         EXPECT_TRUE(st.pass) << k << " with > 2^31 pairs: " << describe(st);

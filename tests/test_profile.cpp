@@ -53,6 +53,21 @@ TEST(Profile, NamesOurStages) {
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.rows[i].stage, want[i]) << i << " " << t.rows[i].kernel;
 }
 
+TEST(Profile, NamesTheTwoLevelBinningStages) {
+    ProfileTable t;
+    for (const char* k : {"void cr::<unnamed>::bin_compact_kernel(cr::DeviceCircles, ...)",
+                          "void cr::<unnamed>::bin_prepare_kernel(const unsigned long long *, ...)",
+                          "void cr::<unnamed>::bin_split_kernel<4>(cr::DeviceCircles, ...)",
+                          "void cr::<unnamed>::shade_ftb_kernel<false, 1>(cr::DeviceCircles, ...)"}) {
+        KernelProfile p;
+        p.kernel = k;
+        t.rows.push_back(p);
+    }
+    name_stages(t);
+    const std::vector<std::string> want = {"bin.compact", "bin.fill", "bin.split", "shade"};
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.rows[i].stage, want[i]) << t.rows[i].kernel;
+}
+
 TEST(Profile, FindingsFromTheNumbers) {
     const std::vector<std::string> f = profile_findings(tiled());
     std::string all;
