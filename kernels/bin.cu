@@ -1,25 +1,29 @@
-// Stage "bin": builds per-tile circle lists in global memory, in input order.
+// Stage "bin": builds per-bin circle lists in global memory, in input order.
+// A bin is one tile or a square of C x C tiles (C = 2 or 4; the renderer's
+// plan_binning picks it per scene); "bin id" below is the bin's index in
+// the bin grid, row-major.
 //
 //   bin.pack   one thread per circle: reads x, y, r, z from the SoA arrays
 //              (consecutive threads read consecutive floats: coalesced) and
 //              writes the packed geom record (one 16-byte store a thread).
 //   bin.count  one thread per circle: reads its geom record and counts the
-//              tiles its bounding box overlaps (conservative; the exact
-//              circle-tile test runs later, once per pair, inside the
-//              shading block).
+//              bins its bounding box overlaps (conservative; the exact
+//              circle-tile test runs later, inside the shading block).
 //   bin.scan   exclusive scan of the counts (CUB, device-wide) -> offsets.
-//   bin.fill   one warp per 32 circles writes their (tile id, circle index)
-//              pairs at the scanned offsets, the tiles of each box in
+//   bin.fill   one warp per 32 circles writes their (bin id, circle index)
+//              pairs at the scanned offsets, the bins of each box in
 //              row-major order, lanes striding over a circle's pairs
 //              (coalesced stores). Pairs come out sorted by circle index.
 //              Before it, bin_prepare pads the unused tail of the pair
 //              buffers (see "Speculative capacity" below) with the largest
 //              key.
-//   bin.sort   stable radix sort of the pairs by tile id (CUB): within a
-//              tile, circles stay in input order. This is what keeps the
+//   bin.sort   stable radix sort of the pairs by bin id (CUB): within a
+//              bin, circles stay in input order. This is what keeps the
 //              blending order correct without any atomics on pixels.
-//   bin.ranges one warp per tile boundary finds where the tile's run starts
+//   bin.ranges one warp per bin boundary finds where the bin's run starts
 //              in the sorted keys, by a 32-way search (bin_ranges_kernel).
+//   bin.split  (bins of C x C tiles, exact kernels) one block per bin
+//              splits its list into its tiles' lists, in order.
 //
 // Speculative capacity. The pair total is known only on the device after
 // bin.scan; sizing the sort with it would mean waiting for it on the host

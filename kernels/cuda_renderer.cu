@@ -57,7 +57,7 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
 /// bin.compact is used when circles x bins is at most o.compact_limit (its
 /// cost and memory grow with that product), with 4x4 bins when circles span
 /// enough tiles. The thresholds (cuda_renderer.h) come from `render bench`
-/// on the H200 (docs/PERFORMANCE.md, "Coarse bins").
+/// on the H200 (docs/PERFORMANCE.md, steps 14-17).
 BinPlan plan_bins(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, double mean) {
     const auto bins = [&](int c) { return static_cast<long long>(make_tile_grid(g.width, g.height, g.tile * c).tile_count()); };
     const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits

@@ -16,19 +16,22 @@
 namespace cr {
 namespace {
 
-TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
-    REQUIRE_GPU();
-    std::mt19937 rng(777u);
+/// Runs kernels/block_scan.cuh's scan (`flags`: the scan of bits) on 40
+/// blocks of each size and compares every prefix and total with
+/// std::exclusive_scan. Block b holds values of kind b % kinds: random 0/1,
+/// sparse 0/1, all 1, all 0, and (kind 4) counts up to 999.
+void expect_block_scans_match(bool flags, uint32_t seed, int kinds) {
+    std::mt19937 rng(seed);
     for (int threads : {32, 64, 256, 1024}) {
         const int blocks = 40;
         std::vector<int> v(static_cast<size_t>(threads) * blocks);
         for (size_t i = 0; i < v.size(); ++i) {
-            const int kind = static_cast<int>(i / threads) % 5;  // per block: flags, sparse, all, none, counts
+            const int kind = static_cast<int>(i / threads) % kinds;
             v[i] = kind == 0 ? static_cast<int>(rng() % 2) : kind == 1 ? (rng() % 10 == 0) : kind == 2 ? 1
                  : kind == 3 ? 0 : static_cast<int>(rng() % 1000);
         }
         std::vector<int> totals;
-        const std::vector<int> got = gpu_block_exclusive_scan(v, threads, totals);
+        const std::vector<int> got = gpu_block_exclusive_scan(v, threads, totals, flags);
         for (int b = 0; b < blocks; ++b) {
             std::vector<int> want(threads);
             std::exclusive_scan(v.begin() + b * threads, v.begin() + (b + 1) * threads, want.begin(), 0);
@@ -39,27 +42,15 @@ TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
     }
 }
 
+TEST(GpuBlockScan, MatchesExclusiveScanForEveryBlockSize) {
+    REQUIRE_GPU();
+    expect_block_scans_match(false, 777u, 5);
+}
+
 TEST(GpuBlockScan, FlagScanMatchesForEveryBlockSize) {
     REQUIRE_GPU();
     // The ballot-and-popcount scan the shading kernels compact with.
-    std::mt19937 rng(4242u);
-    for (int threads : {32, 64, 256, 1024}) {
-        const int blocks = 40;
-        std::vector<int> v(static_cast<size_t>(threads) * blocks);
-        for (size_t i = 0; i < v.size(); ++i) {
-            const int kind = static_cast<int>(i / threads) % 4;  // per block: random, sparse, all, none
-            v[i] = kind == 0 ? static_cast<int>(rng() % 2) : kind == 1 ? (rng() % 10 == 0) : kind == 2 ? 1 : 0;
-        }
-        std::vector<int> totals;
-        const std::vector<int> got = gpu_block_exclusive_scan(v, threads, totals, true);
-        for (int b = 0; b < blocks; ++b) {
-            std::vector<int> want(threads);
-            std::exclusive_scan(v.begin() + b * threads, v.begin() + (b + 1) * threads, want.begin(), 0);
-            ASSERT_EQ(std::vector<int>(got.begin() + b * threads, got.begin() + (b + 1) * threads), want)
-                << threads << " threads, block " << b;
-            ASSERT_EQ(totals[b], std::accumulate(v.begin() + b * threads, v.begin() + (b + 1) * threads, 0));
-        }
-    }
+    expect_block_scans_match(true, 4242u, 4);
     std::vector<int> totals;
     EXPECT_THROW(gpu_block_exclusive_scan(std::vector<int>(32, 2), 32, totals, true), std::invalid_argument);
 }
