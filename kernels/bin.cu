@@ -138,12 +138,16 @@ __global__ void bin_fill_per_thread_kernel(DeviceCircles c, int64_t begin, int64
     }
 }
 
-/// Writes the largest key into the pair slots [*total, capacity) that this
-/// frame leaves unused (speculative batches only).
-__global__ void bin_prepare_kernel(const unsigned long long* total, unsigned long long capacity, unsigned int* keys) {
+/// Writes the largest key (and circle 0, so the sort never reads an unset
+/// value) into the pair slots [*total, capacity) that this frame leaves
+/// unused (speculative batches only).
+__global__ void bin_prepare_kernel(const unsigned long long* total, unsigned long long capacity, unsigned int* keys,
+                                   int* values) {
     const unsigned long long step = uint64_t(gridDim.x) * blockDim.x;
-    for (unsigned long long i = *total + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < capacity; i += step)
+    for (unsigned long long i = *total + blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < capacity; i += step) {
         keys[i] = 0xffffffffu;
+        values[i] = 0;
+    }
 }
 
 /// One warp per boundary t = 0..tiles: the first position in sorted
@@ -178,6 +182,8 @@ __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n
     }
 }
 
+constexpr int kBinThreads = 1024, kBinItems = 4;
+
 /// Stage bin.compact. One block of kBinThreads threads per bin b walks all
 /// circles in input order, kBinItems consecutive circles a thread per chunk
 /// (a warp reads 32 x 64 contiguous bytes of geom: every byte fetched is
@@ -189,8 +195,6 @@ __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n
 /// The running total is the same in every thread (the scan returns it to
 /// all), so every thread reaches every barrier; the barrier at the end of a
 /// chunk lets the next scan reuse its scratch. start/end get the bin's run.
-constexpr int kBinThreads = 1024, kBinItems = 4;
-
 __global__ void __launch_bounds__(kBinThreads)
     bin_compact_kernel(DeviceCircles c, TileGrid bins, int* lists, unsigned int* start, unsigned int* end) {
     __shared__ int warp_totals[kBinThreads / 32];
@@ -227,6 +231,8 @@ __global__ void __launch_bounds__(kBinThreads)
     }
 }
 
+constexpr int kSplitThreads = 256;
+
 /// Stage bin.split: one block of kSplitThreads threads per bin of C x C
 /// tiles (C = 2 or 4) splits the bin's list (input order) into one list per
 /// tile, keeping the order: the second level of two-level binning, without
@@ -241,8 +247,6 @@ __global__ void __launch_bounds__(kBinThreads)
 /// never overlap. The per-tile totals so far are the same in every thread;
 /// the counts alternate between two arrays by chunk parity, so one barrier a
 /// chunk is enough (as in the shading's compaction).
-constexpr int kSplitThreads = 256;
-
 template <int C>
 __global__ void __launch_bounds__(kSplitThreads)
     bin_split_kernel(DeviceCircles c, TileGrid tiles, int bins_x, const int* lists, const unsigned int* bin_start,
@@ -350,10 +354,10 @@ void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGri
 }
 
 void launch_bin_prepare(const unsigned long long* total, unsigned long long capacity, unsigned long long tail_hint,
-                        unsigned int* keys, cudaStream_t s) {
+                        unsigned int* keys, int* values, cudaStream_t s) {
     if (capacity == 0) return;
     bin_prepare_kernel<<<blocks_for(static_cast<int64_t>(std::max<unsigned long long>(tail_hint, 1)), 256), 256, 0, s>>>(
-        total, capacity, keys);
+        total, capacity, keys, values);
     check_launch("bin_prepare_kernel");
 }
 

@@ -58,15 +58,11 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
 /// cost and memory grow with that product), with 4x4 bins when circles span
 /// enough tiles. The thresholds (cuda_renderer.h) come from `render bench`
 /// on the H200 (docs/PERFORMANCE.md, steps 14-17).
-BinPlan plan_bins(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, double mean) {
+BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, double mean) {
     const auto bins = [&](int c) { return static_cast<long long>(make_tile_grid(g.width, g.height, g.tile * c).tile_count()); };
     const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits
     const auto fits = [&](int c) { return o.allow_compact && static_cast<long long>(s.count()) * bins(c) <= limit; };
-    int coarse = o.coarse;
-    if (coarse == 0) {
-        coarse = mean >= kCoarseTiles ? 4 : 1;
-        if (coarse == 4 && fits(4)) return BinPlan{4, true};
-    }
+    const int coarse = o.coarse != 0 ? o.coarse : mean >= kCoarseTiles ? 4 : 1;
     return BinPlan{coarse, fits(coarse)};
 }
 
@@ -77,7 +73,7 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, KernelKind kind, const Cuda
 /// little from shorter lists).
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o) {
     const double mean = mean_tiles_per_circle(s, g);
-    BinPlan plan = plan_bins(s, g, kind, o, mean);
+    BinPlan plan = plan_bins(s, g, o, mean);
     const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack);
     const bool exact = kind != KernelKind::FrontToBack;
     plan.row_cull = shape && o.shade_variant == 0 &&
@@ -127,6 +123,7 @@ public:
         timeline_.reset();
         clear_pending_ = false;
         geom_stale_ = true;
+        pairs_unread_ = false;
         pair_capacity_ = 0;
         last_pairs_total_ = 0;
         speculation_misses_ = 0;
@@ -158,6 +155,7 @@ public:
             geom_stale_ = false;
         }
         last_binned_ = false;
+        pairs_unread_ = false;
         if (!binned_kind()) {
             shade_per_pixel(c);
         } else if (static_cast<long long>(c.count) * grid_.tile_count() <= opt_.direct_limit) {
@@ -211,7 +209,9 @@ public:
         }
         w.circle_tile_pairs = last_pairs_;
         w.binning_redos = speculation_misses_;
-        const long long per_pair = last_binned_ ? static_cast<long long>(coarse_) * coarse_ : 1;  // tiles of a bin
+        // an upper bound: every tile of a bin tests the bin's list (after
+        // bin.split each tile tests only its own, fewer)
+        const long long per_pair = last_binned_ ? static_cast<long long>(coarse_) * coarse_ : 1;
         w.coverage_tests = last_pairs_ * per_pair * grid_.tile * grid_.tile;
         return w;
     }
@@ -291,7 +291,7 @@ private:
     /// pairs each (one batch unless the frame has more pairs than that; then
     /// the offsets are copied back to cut the batches).
     std::vector<PairBatch> plan_batches(unsigned long long pairs, int64_t count) {
-        const unsigned long long cap = static_cast<unsigned long long>(opt_.max_pairs_per_batch);
+        const unsigned long long cap = pair_batch_limit();
         if (pairs <= cap) return {PairBatch{0, count, 0, pairs}};
         std::vector<unsigned long long> off(static_cast<size_t>(count) + 1);
         CR_CUDA(cudaMemcpy(off.data(), bins_.offsets.get(), count * sizeof(unsigned long long),
@@ -342,6 +342,15 @@ private:
         return false;
     }
 
+    /// Most pairs binned at once: CudaOptions::max_pairs_per_batch, divided by
+    /// the tiles of a bin when bin.split runs (its per-tile lists take that
+    /// many entries per pair), so the split's buffer stays as large as one
+    /// batch of single-tile pairs.
+    unsigned long long pair_batch_limit() const {
+        const unsigned long long per_pair = plan_.split ? static_cast<unsigned long long>(coarse_) * coarse_ : 1;
+        return std::max<unsigned long long>(1, static_cast<unsigned long long>(opt_.max_pairs_per_batch) / per_pair);
+    }
+
     /// Records the frame's pair total and sizes the next frame's speculative
     /// capacity: the total, plus twice its growth since the last frame (so
     /// steadily growing scenes still fit), plus 1/64 and 1024 pairs of slack
@@ -354,7 +363,7 @@ private:
         last_pairs_total_ = pairs;
         unsigned long long next = pairs + 2 * growth + pairs / 64 + 1024;
         if (opt_.speculation == Speculation::Tight) next = pairs;
-        const bool fits = next > 0 && next <= static_cast<unsigned long long>(opt_.max_pairs_per_batch);
+        const bool fits = next > 0 && next <= pair_batch_limit();
         pair_capacity_ = opt_.speculation != Speculation::Off && fits ? next : 0;
     }
 

@@ -105,7 +105,8 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     const int n = static_cast<int>(batch.pairs);
     reserve_pairs(batch.pairs, bits, tally, stream);
     mark(timeline, "bin.fill", stream);
-    if (batch.speculative) launch_bin_prepare(total.get(), batch.pairs, batch.tail_hint, keys.get(), stream);
+    if (batch.speculative)
+        launch_bin_prepare(total.get(), batch.pairs, batch.tail_hint, keys.get(), values.get(), stream);
     launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, batch.pairs, keys.get(), values.get(),
                     fill_per_thread, stream);
     mark(timeline, "bin.sort", stream);

@@ -48,10 +48,11 @@ void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGri
                      const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
                      unsigned int* keys, int* values, bool per_thread, cudaStream_t s);
 /// Part of stage "bin.fill" for speculative batches: writes the largest key
-/// into pair slots [*total, capacity) (`total` on the device; `tail_hint`,
-/// the expected number of such slots, only sizes the grid).
+/// and circle 0 into pair slots [*total, capacity) of keys/values (`total`
+/// on the device; `tail_hint`, the expected number of such slots, only sizes
+/// the grid).
 void launch_bin_prepare(const unsigned long long* total, unsigned long long capacity, unsigned long long tail_hint,
-                        unsigned int* keys, cudaStream_t s);
+                        unsigned int* keys, int* values, cudaStream_t s);
 /// Stage "bin.ranges": tile_start/tile_end of each of `tiles` tiles in the
 /// sorted keys[0, pairs) (padding keys, 0xffffffff, may end them; tiles with
 /// no pairs get start == end).

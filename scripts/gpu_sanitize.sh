@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on every
 # correct kernel, for a set of small scenes at an odd size (partial tiles),
-# through both the direct and the binned path, and on tiled's teaching
-# variants. Run on a CUDA machine from the repo root:
+# through the direct path and every binning path (bin.compact; sorted with
+# batches, with speculation forced to redo frames, with 4x4-tile bins and
+# bin.split; row culling), and on tiled's teaching variants. Run on a CUDA machine from the repo root:
 #   RENDER=build/render bash scripts/gpu_sanitize.sh
 # Prints one line per run and a summary; exits 1 if any tool reports an error.
 # Narrow the set with SANITIZE_TOOLS, SANITIZE_KERNELS, SANITIZE_SCENES
@@ -13,8 +14,8 @@ set -u
 RENDER=${RENDER:-build/render}
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 KERNELS=${SANITIZE_KERNELS:-naive tiled persistent ftb}
-OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000}
-VARIANTS=${SANITIZE_VARIANTS-fill=thread list=split cull=warp}
+OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000 bins=sort,direct=0,spec=tight bins=sort,direct=0,coarse=4 rowcull=on,coarse=2,bins=sort,direct=0}
+VARIANTS=${SANITIZE_VARIANTS-fill=thread list=split cull=warp scan=shuffle}
 fail=0; runs=0; clean=0
 
 # The option sets kernel $1 runs with: naive has no binning to vary.
@@ -28,7 +29,7 @@ options_for() {
 
 for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
   for k in $KERNELS; do
-    for spec in ${SANITIZE_SCENES:-rgb@0:1 rand10k@0:1 file:scenes/examples/snow_small.txt@0:2 fireworks@0:3 pattern@0:1}; do
+    for spec in ${SANITIZE_SCENES:-rgb@0:1 rand10k@0:2 file:scenes/examples/snow_small.txt@0:2 fireworks@0:3 pattern@0:1}; do
       set -- ${spec/@/ }
       scene_arg=(--scene "$1"); [ "${1#file:}" != "$1" ] && scene_arg=(--scene-file "${1#file:}")
       for opts in $(options_for $k); do

@@ -61,8 +61,6 @@ struct Fragment {
     float r, g, b, alpha;
 };
 
-/// The snow color ramp: piecewise-linear lookup of t in [0,1] in the 5-entry
-/// table of SCENES.md (base clamped to 3, the value the course meant at t == 1).
 /// Red and green of row i (0..4) of the snow ramp's table: rows {1,1,1},
 /// {1,1,1}, {.8,.9,1}, {.8,.9,1}, {.8,.8,1} (blue is 1 in every row). Written
 /// as selects, not an array: a GPU thread indexing a local array at run time
@@ -70,6 +68,8 @@ struct Fragment {
 CR_HD float snow_ramp_red(int i) { return i < 2 ? 1.f : .8f; }
 CR_HD float snow_ramp_green(int i) { return i < 2 ? 1.f : (i < 4 ? .9f : .8f); }
 
+/// The snow color ramp: piecewise-linear lookup of t in [0,1] in the 5-entry
+/// table of SCENES.md (base clamped to 3, the value the course meant at t == 1).
 /// Every product and sum here and in the rest of the snow math is written
 /// with mul_rn/add_rn/sub_rn/div_rn (render/core/hd_math.h): each rounds
 /// once, as the host (built without FMA contraction) does, and the GPU
