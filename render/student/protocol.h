@@ -68,7 +68,7 @@ struct Reply {
     int32_t width = 0, height = 0;  ///< Image: the size of the student's image
     double ms = 0;                  ///< the call's host time incl. cudaDeviceSynchronize (course method)
     uint32_t text_bytes = 0;
-    uint32_t pad = 0;
+    int32_t cuda_error = 0;         ///< CudaError: the student's cudaError_t value
 };
 
 /// The course's SceneName value (0..13) a scene is given to the student's

@@ -74,7 +74,7 @@ StudentRenderer::~StudentRenderer() {
 
 void StudentRenderer::restart() { worker_.reset(); }
 
-void StudentRenderer::fail(const std::string& what, Call c, int frame) {
+void StudentRenderer::stop_worker() {
     // The worker's CUDA context may be broken: kill it now, but reap it on
     // another thread: a process with a faulted context can take seconds to
     // exit while the driver cleans up, and the caller (a GUI) must go on.
@@ -82,8 +82,22 @@ void StudentRenderer::fail(const std::string& what, Call c, int frame) {
         worker_->process.signal_kill();
         std::thread([w = std::move(worker_)]() mutable { w.reset(); }).detach();
     }
+}
+
+void StudentRenderer::fail(const std::string& what, Call c, int frame) {
+    stop_worker();
     throw StudentFault("student renderer: " + what, c, frame);
 }
+
+namespace {
+
+/// cudaError_t values (CUDA runtime API, the same in every version) that
+/// mean there is no GPU to run on rather than a fault of the student's code:
+/// cudaErrorInsufficientDriver (35: no driver, or one too old) and
+/// cudaErrorNoDevice (100).
+bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100; }
+
+}  // namespace
 
 void StudentRenderer::start_worker() {
     SharedRegion status = SharedRegion::create(sizeof(int32_t));
@@ -122,6 +136,13 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
         p.wait(5);
         const Call in = worker_->current_call() == Call::None ? c : worker_->current_call();
         fail("crashed (" + p.describe_exit() + ") in " + frame_text(in, frame), in, frame);
+    }
+    if (reply.status == Status::CudaError && means_no_gpu(reply.cuda_error)) {
+        // a build without CUDA cannot ask for a device before running the
+        // student's library: its first CUDA call is where "no GPU" shows
+        stop_worker();
+        throw NoCudaDeviceError("renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found (the student's "
+                                "CUDA runtime said '" + message + "' in " + frame_text(reply.call, frame) + ")");
     }
     if (reply.status == Status::CudaError)
         fail("'" + message + "' in " + frame_text(reply.call, frame), reply.call, frame);

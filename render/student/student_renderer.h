@@ -64,7 +64,11 @@ public:
 private:
     struct Worker;
     Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0, int arg = 0);
+    /// Stops the worker (its CUDA context may be broken) and throws
+    /// StudentFault("student renderer: " + what).
     [[noreturn]] void fail(const std::string& what, Call call, int frame);
+    /// Kills the worker and reaps it on another thread.
+    void stop_worker();
     void start_worker();
 
     StudentOptions options_;

@@ -82,7 +82,7 @@ private:
         return req.text_bytes == 0 || read_exact(kIn, text.data(), req.text_bytes);
     }
 
-    void send(Status status, Call call, double ms, const std::string& text, int w = 0, int h = 0) {
+    void send(Status status, Call call, double ms, const std::string& text, int w = 0, int h = 0, int cuda_error = 0) {
         std::fflush(stdout);
         std::fflush(stderr);
         Reply r;
@@ -92,6 +92,7 @@ private:
         r.width = w;
         r.height = h;
         r.text_bytes = static_cast<uint32_t>(text.size());
+        r.cuda_error = cuda_error;
         if (!write_exact(kOut, &r, sizeof r) || !write_exact(kOut, text.data(), text.size())) _exit(3);
     }
 
@@ -136,7 +137,7 @@ private:
         ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         mark(Call::None);
         if (err != 0) {
-            send(Status::CudaError, call, ms, message);
+            send(Status::CudaError, call, ms, message, 0, 0, err);
             return false;
         }
         return true;
