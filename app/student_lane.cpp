@@ -59,6 +59,10 @@ void StudentLane::record_fault(const std::exception& e, const std::string& durin
         fault_.what = f->what();
         fault_.call = student::call_name(f->call);
         fault_.frame = f->frame;
+    } else if (dynamic_cast<const NoCudaDeviceError*>(&e)) {
+        fault_.what = e.what();
+        fault_.call = "its first CUDA call";
+        fault_.no_gpu = true;
     } else {
         fault_.what = "student renderer: " + std::string(e.what());
         fault_.call = during;

@@ -20,6 +20,7 @@ struct StudentFaultInfo {
     std::string what;  ///< the whole sentence (StudentFault::what())
     std::string call;  ///< the student's call, e.g. "render()"
     int frame = -1;    ///< the course's frame number; -1: during setup
+    bool no_gpu = false;  ///< no GPU to run on (NoCudaDeviceError): not a fault of the student's code
 };
 
 /// The latest comparison of the student's frame with the reference's.

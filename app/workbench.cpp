@@ -179,7 +179,10 @@ bool Workbench::after_frame(Session& s, float pause_tolerance) {
     const bool was_faulted = lane_.state() == StudentLane::State::Faulted;
     const int before = lane_.frames_rendered();
     const bool rendered = lane_.sync(s);
-    if (!was_faulted && lane_.state() == StudentLane::State::Faulted) say("crashed: " + lane_.fault().what);
+    if (!was_faulted && lane_.state() == StudentLane::State::Faulted)
+        say(lane_.fault().no_gpu ? "cannot run the student's renderer here: " + lane_.fault().what +
+                                       "; the reference keeps running"
+                                 : "crashed: " + lane_.fault().what);
     if (!rendered) return false;
     const LaneCompare& c = lane_.compare();
     if (before == 0 && c.valid)
@@ -193,7 +196,7 @@ bool Workbench::after_frame(Session& s, float pause_tolerance) {
 Workbench::Status Workbench::status() const {
     if (folder_.empty()) return Status::None;
     if (job_.running()) return Status::Building;
-    if (lane_.state() == StudentLane::State::Faulted) return Status::Crashed;
+    if (lane_.state() == StudentLane::State::Faulted) return lane_.fault().no_gpu ? Status::CannotRun : Status::Crashed;
     if (last_failed_) return Status::BuildFailed;
     if (!cannot_run_.empty()) return Status::CannotRun;
     if (lane_.state() == StudentLane::State::Ready || lane_.state() == StudentLane::State::Running) return Status::Ready;
@@ -211,7 +214,8 @@ std::string Workbench::status_line() const {
             return "crashed in " + lane_.fault().call +
                    (lane_.fault().frame >= 0 ? ", frame " + std::to_string(lane_.fault().frame) : std::string());
         case Status::BuildFailed: return "build failed";
-        case Status::CannotRun: return "built, but it cannot run here: " + cannot_run_;
+        case Status::CannotRun:
+            return "built, but it cannot run here: " + (cannot_run_.empty() ? lane_.fault().what : cannot_run_);
         case Status::Ready: return lane_.state() == StudentLane::State::Running ? "ready (running)" : "ready";
         case Status::NoBuild: break;
     }

@@ -116,9 +116,10 @@ rebuild() {
     grep -h "longest frame gap" "$out"
 }
 
-# The fault path without a GPU: the built library is run anyway
-# (CR_GUI_STUDENT_WITHOUT_GPU=1), its first CUDA call fails, the panel says
-# so, and the reference keeps running.
+# Without a GPU the built library is run anyway (CR_GUI_STUDENT_WITHOUT_GPU=1):
+# its first CUDA call finds no device, the panel says the renderer cannot
+# run here (not that the student's code crashed), and the reference keeps
+# running.
 fault_without_gpu() {
     local out=$WORK/fault.txt
     CR_GUI_STUDENT_WITHOUT_GPU=1 app "$out" --student "$WORK/compile_error" --until-builds 1 --renderer cpu \
@@ -127,8 +128,9 @@ fault_without_gpu() {
     show "$out"
     [ "$APP_RC" = 0 ] || fail "exit $APP_RC"
     want "$out" "unchanged since an earlier build (from the cache)"
-    grep -qE "^workbench: crashed: student renderer: '.*' in the CudaRenderer constructor" "$out" || fail "no crash line"
-    want "$out" "workbench: status: crashed in the CudaRenderer constructor"
+    grep -qE "^workbench: cannot run the student's renderer here: renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found \(the student's CUDA runtime said '.*' in the CudaRenderer constructor\)" "$out" ||
+        fail "no 'cannot run' line"
+    want "$out" "workbench: status: built, but it cannot run here: renderer 'student' needs a CUDA GPU"
     want "$out" "frames of rgb at 256x256 with cpu"
 }
 
