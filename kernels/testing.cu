@@ -34,25 +34,49 @@ __global__ void block_scan_flags_test_kernel(const int* in, int* out, int* total
 
 }  // namespace
 
-BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile) {
+namespace {
+
+/// The runs tile_start/tile_end of `grid` and the first `entries` of `list`, on the host.
+BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& start,
+                      const DeviceBuffer<unsigned int>& end, const int* list, uint64_t entries) {
+    BinListing out{grid.tiles_x, grid.tiles_y, grid.tile, to_host(start, grid.tile_count()),
+                   to_host(end, grid.tile_count()), std::vector<int>(entries)};
+    if (entries) CR_CUDA(cudaMemcpy(out.list.data(), list, entries * sizeof(int), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+}  // namespace
+
+BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path) {
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
     CircleBuffers circles;
     circles.upload(scene, &tally, s);
-    const TileGrid g = make_tile_grid(width, height, tile);
+    const TileGrid tiles = make_tile_grid(width, height, tile);
+    const TileGrid g = make_tile_grid(width, height, tile * coarse);
     BinBuffers bins;
     bins.reserve_scene(circles.count, g.tile_count(), &tally, s);
     const DeviceCircles c = circles.view();
     launch_pack_geometry(c, s);
-    bins.count_and_scan(c, g, s, nullptr);  // the renderer's own binning path
+    if (path == BinPath::Compact) {  // the renderer's own stage calls, as in render()
+        const int* lists = bins.compact(c, g, &tally, s, nullptr);
+        CR_CUDA(cudaStreamSynchronize(s));
+        return listing_of(g, bins.tile_start, bins.tile_end, lists, uint64_t(g.tile_count()) * uint64_t(c.count));
+    }
+    bins.count_and_scan(c, g, s, nullptr);
     const unsigned long long pairs = to_host(bins.total, 1)[0];
     const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, &tally, s, nullptr);
+    if (path == BinPath::SortedSplit) {
+        TileLists per_bin{sorted, bins.tile_start.get(), bins.tile_end.get(), c.count};
+        per_bin.coarse = coarse;
+        per_bin.bins_x = g.tiles_x;
+        const TileLists per_tile = bins.split(c, tiles, per_bin, pairs, &tally, s, nullptr);
+        CR_CUDA(cudaStreamSynchronize(s));
+        return listing_of(tiles, bins.split_start, bins.split_end, per_tile.list, pairs * uint64_t(coarse) * coarse);
+    }
     CR_CUDA(cudaStreamSynchronize(s));
-    BinListing out{g.tiles_x, g.tiles_y, tile, to_host(bins.tile_start, g.tile_count()),
-                   to_host(bins.tile_end, g.tile_count()), std::vector<int>(pairs)};
-    if (pairs) CR_CUDA(cudaMemcpy(out.list.data(), sorted, pairs * sizeof(int), cudaMemcpyDeviceToHost));
-    return out;
+    return listing_of(g, bins.tile_start, bins.tile_end, sorted, pairs);
 }
 
 void gpu_advance(Scene& scene, int steps) {

@@ -18,10 +18,22 @@ struct BinListing {
     std::vector<int> list;
 };
 
-/// Runs bin.pack, bin.count, bin.scan, bin.fill, bin.sort and bin.ranges
-/// (one batch) on the circles of `scene` for a width x height image and
-/// copies the result back. Throws CudaError / NoCudaDeviceError.
-BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile);
+/// The binning path gpu_bin_lists runs (the renderer's paths, kernels/bin.cu).
+enum class BinPath {
+    Sorted,       ///< bin.count, bin.scan, bin.fill, bin.sort, bin.ranges
+    Compact,      ///< bin.compact
+    SortedSplit,  ///< the sorted stages on bins of coarse x coarse tiles, then bin.split
+};
+
+/// Runs bin.pack and the binning stages of `path` (one batch) on the circles
+/// of `scene` for a width x height image, with bins of `coarse` x `coarse`
+/// tiles of `tile` pixels, and copies the result back. Sorted and Compact
+/// give one run per bin (tiles_x/tiles_y/tile describe the bin grid); for
+/// Compact `list` is the whole buffer, of which only the runs are lists.
+/// SortedSplit gives one run per tile. Throws CudaError / NoCudaDeviceError;
+/// std::invalid_argument for SortedSplit with coarse other than 2 or 4.
+BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse = 1,
+                         BinPath path = BinPath::Sorted);
 
 /// Runs kernels/block_scan.cuh's block_exclusive_scan in a test kernel:
 /// blocks of `threads` (32, 64, 256 or 1024) threads, one value each

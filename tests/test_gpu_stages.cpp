@@ -81,17 +81,25 @@ std::vector<std::vector<int>> host_bins(const Scene& s, int w, int h, int tile) 
     return lists;
 }
 
+/// Every run of `gpu` equals the host list of its bin (or tile), in input
+/// order; `what` names the case.
+void expect_runs_equal(const BinListing& gpu, const std::vector<std::vector<int>>& want, const std::string& what) {
+    ASSERT_EQ(gpu.start.size(), want.size()) << what;
+    for (size_t t = 0; t < want.size(); ++t) {
+        ASSERT_LE(gpu.start[t], gpu.end[t]) << what << " bin " << t;
+        ASSERT_LE(gpu.end[t], gpu.list.size()) << what << " bin " << t;
+        const std::vector<int> got(gpu.list.begin() + gpu.start[t], gpu.list.begin() + gpu.end[t]);
+        ASSERT_EQ(got, want[t]) << what << " bin " << t;
+    }
+}
+
 void expect_bins_match(const Scene& s, int w, int h, int tile) {
     const BinListing gpu = gpu_bin_lists(s, w, h, tile);
     const auto want = host_bins(s, w, h, tile);
-    ASSERT_EQ(gpu.start.size(), want.size());
+    expect_runs_equal(gpu, want, s.name + " " + std::to_string(w) + "x" + std::to_string(h));
     size_t pairs = 0;
-    for (size_t t = 0; t < want.size(); ++t) {
-        const std::vector<int> got(gpu.list.begin() + gpu.start[t], gpu.list.begin() + gpu.end[t]);
-        ASSERT_EQ(got, want[t]) << s.name << " " << w << "x" << h << " tile " << t;
-        pairs += want[t].size();
-    }
-    EXPECT_EQ(gpu.list.size(), pairs);
+    for (const auto& l : want) pairs += l.size();
+    EXPECT_EQ(gpu.list.size(), pairs);  // no entry outside the runs
 }
 
 TEST(GpuBinStage, ListsEqualHostBinning) {
@@ -100,6 +108,30 @@ TEST(GpuBinStage, ListsEqualHostBinning) {
     expect_bins_match(make_scene("biglittle", 0), 1000, 600, 16);
     expect_bins_match(make_scene("pattern", 0), 512, 512, 8);
     expect_bins_match(make_scene("rgb", 0), 1, 1, 16);
+}
+
+TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
+    REQUIRE_GPU();
+    // bin.compact lists each bin's circles exactly (no extra or repeated
+    // entry, which the shading's exact test would hide), and bin.split gives
+    // each tile exactly the circles whose box overlaps it, both in order.
+    struct Case {
+        const char* scene;
+        int w, h;
+        bool compact;  // micro2M: bins x 2 M circles would be gigabytes of lists
+    };
+    for (const Case& k : {Case{"rand10k", 257, 129, true}, Case{"biglittle", 1000, 600, true},
+                          Case{"pattern", 512, 512, true}, Case{"micro2M", 300, 200, false}, Case{"rgb", 1, 1, true}}) {
+        const Scene s = make_scene(k.scene, 1);
+        const std::string what = std::string(k.scene) + " " + std::to_string(k.w) + "x" + std::to_string(k.h);
+        for (int coarse : {1, 4})
+            if (k.compact)
+                expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::Compact),
+                                  host_bins(s, k.w, k.h, 16 * coarse), what + " compact, bins of " + std::to_string(coarse));
+        for (int coarse : {2, 4})
+            expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::SortedSplit), host_bins(s, k.w, k.h, 16),
+                              what + " split from bins of " + std::to_string(coarse));
+    }
 }
 
 }  // namespace
