@@ -76,9 +76,8 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     BinPlan plan = plan_bins(s, g, o, mean);
     const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack);
     const bool exact = kind != KernelKind::FrontToBack;
-    plan.row_cull = shape && o.shade_variant == 0 &&
-                    (o.row_cull == RowCull::On || (o.row_cull == RowCull::Auto && exact && mean < kRowCullTiles));
-    plan.split = plan.coarse > 1 && !plan.compact && (o.split == Split::On || (o.split == Split::Auto && exact));
+    plan.row_cull = shape && o.shade_variant == 0 && chosen(o.row_cull, exact && mean < kRowCullTiles);
+    plan.split = plan.coarse > 1 && !plan.compact && chosen(o.split, exact);
     return plan;
 }
 
@@ -110,8 +109,7 @@ public:
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
         plan_ = plan_binning(s, grid_, kind_, opt_);
-        coarse_ = plan_.coarse;
-        bin_grid_ = make_tile_grid(w, h, grid_.tile * coarse_);
+        bin_grid_ = make_tile_grid(w, h, grid_.tile * plan_.coarse);
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) bins_.reserve_scene(circles_.count, bin_grid_.tile_count(), &tally_, st);
@@ -211,7 +209,7 @@ public:
         w.binning_redos = speculation_misses_;
         // an upper bound: every tile of a bin tests the bin's list (after
         // bin.split each tile tests only its own, fewer)
-        const long long per_pair = last_binned_ ? static_cast<long long>(coarse_) * coarse_ : 1;
+        const long long per_pair = last_binned_ ? static_cast<long long>(plan_.coarse) * plan_.coarse : 1;
         w.coverage_tests = last_pairs_ * per_pair * grid_.tile * grid_.tile;
         return w;
     }
@@ -347,7 +345,7 @@ private:
     /// many entries per pair), so the split's buffer stays as large as one
     /// batch of single-tile pairs.
     unsigned long long pair_batch_limit() const {
-        const unsigned long long per_pair = plan_.split ? static_cast<unsigned long long>(coarse_) * coarse_ : 1;
+        const unsigned long long per_pair = plan_.split ? static_cast<unsigned long long>(plan_.coarse) * plan_.coarse : 1;
         return std::max<unsigned long long>(1, static_cast<unsigned long long>(opt_.max_pairs_per_batch) / per_pair);
     }
 
@@ -395,33 +393,30 @@ private:
         return v.Current();
     }
 
-    /// The binned lists of the last bin.ranges: per bin of coarse_ x coarse_ tiles.
+    /// The binned lists of the last bin.ranges: per bin of plan_.coarse x plan_.coarse tiles.
     TileLists binned_lists(const int* sorted, int64_t count) const {
         TileLists lists{sorted, bins_.tile_start.get(), bins_.tile_end.get(), count};
-        lists.coarse = coarse_;
+        lists.coarse = plan_.coarse;
         lists.bins_x = bin_grid_.tiles_x;
         return lists;
     }
 
-    /// Each bin's list length (bin_grid_.tile_count() entries; waits).
-    void read_bin_runs(std::vector<int>& runs) {
+    /// The lengths end[i] - start[i] of runs.size() list runs (waits for the stream).
+    void read_runs(const DeviceBuffer<unsigned int>& start, const DeviceBuffer<unsigned int>& end,
+                   std::vector<int>& runs) {
         CR_CUDA(cudaStreamSynchronize(stream_.get()));
         std::vector<unsigned int> st(runs.size()), en(runs.size());
-        CR_CUDA(cudaMemcpy(st.data(), bins_.tile_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
-        CR_CUDA(cudaMemcpy(en.data(), bins_.tile_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
+        CR_CUDA(cudaMemcpy(st.data(), start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
+        CR_CUDA(cudaMemcpy(en.data(), end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
         for (size_t b = 0; b < runs.size(); ++b) runs[b] = static_cast<int>(en[b] - st[b]);
     }
 
+    /// Each bin's list length (bin_grid_.tile_count() entries; waits).
+    void read_bin_runs(std::vector<int>& runs) { read_runs(bins_.tile_start, bins_.tile_end, runs); }
+
     /// Each tile's list length: its own after bin.split, else its bin's.
     void read_binned_loads(std::vector<int>& loads) {
-        if (plan_.split) {
-            CR_CUDA(cudaStreamSynchronize(stream_.get()));
-            std::vector<unsigned int> st(loads.size()), en(loads.size());
-            CR_CUDA(cudaMemcpy(st.data(), bins_.split_start.get(), st.size() * 4, cudaMemcpyDeviceToHost));
-            CR_CUDA(cudaMemcpy(en.data(), bins_.split_end.get(), en.size() * 4, cudaMemcpyDeviceToHost));
-            for (size_t t = 0; t < loads.size(); ++t) loads[t] = static_cast<int>(en[t] - st[t]);
-            return;
-        }
+        if (plan_.split) return read_runs(bins_.split_start, bins_.split_end, loads);
         std::vector<int> runs(static_cast<size_t>(bin_grid_.tile_count()));
         read_bin_runs(runs);
         const TileLists map = binned_lists(nullptr, 0);
@@ -453,8 +448,7 @@ private:
     Image host_image_;
     int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
     TileGrid grid_{};
-    TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of coarse_ x coarse_ tiles
-    int coarse_ = 1;
+    TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles
     BinPlan plan_{};
     bool pairs_unread_ = false;  ///< last_pairs_ not yet read back after bin.compact
     long long last_pairs_ = 0;
@@ -474,6 +468,13 @@ bool driver_library_present() {
     return lib != nullptr;
 }
 
+/// `value` ("auto", "on" or "off") into `c`; false (c untouched) for anything else.
+bool parse_choice(const std::string& value, Choice& c) {
+    if (value != "auto" && value != "on" && value != "off") return false;
+    c = value == "on" ? Choice::On : value == "off" ? Choice::Off : Choice::Auto;
+    return true;
+}
+
 /// One "key=value" item of CR_CUDA_OPTIONS applied to `o`; throws on a bad one.
 void apply_cuda_option(const std::string& item, CudaOptions& o) {
     const size_t eq = item.find('=');
@@ -487,10 +488,8 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (key == "scan" && (value == "shuffle" || value == "ballot"))
         return void(o.shade_variant = value == "shuffle" ? kShadeShuffleScan : 0);
     if (key == "bins" && (value == "sort" || value == "auto")) return void(o.allow_compact = value == "auto");
-    if (key == "split" && (value == "auto" || value == "on" || value == "off"))
-        return void(o.split = value == "on" ? Split::On : value == "off" ? Split::Off : Split::Auto);
-    if (key == "rowcull" && (value == "auto" || value == "on" || value == "off"))
-        return void(o.row_cull = value == "on" ? RowCull::On : value == "off" ? RowCull::Off : RowCull::Auto);
+    if (key == "split" && parse_choice(value, o.split)) return;
+    if (key == "rowcull" && parse_choice(value, o.row_cull)) return;
     if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
         return void(o.speculation = value == "on" ? Speculation::Slack
                                     : value == "off" ? Speculation::Off : Speculation::Tight);

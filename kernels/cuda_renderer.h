@@ -23,11 +23,12 @@ enum class KernelKind {
     FrontToBack, ///< tiled, blending front to back with early termination (within 1e-5 of cpuref)
 };
 
-/// Whether the shading kernels cull rows (CudaOptions::row_cull).
-enum class RowCull { Auto, On, Off };
+/// A switch that is on, off, or decided per scene (CudaOptions::row_cull
+/// and CudaOptions::split).
+enum class Choice { Auto, On, Off };
 
-/// Whether sorted coarse bins are split into per-tile lists (CudaOptions::split).
-enum class Split { Auto, On, Off };
+/// Whether `c` is on, where Auto takes `automatic`.
+inline bool chosen(Choice c, bool automatic) { return c == Choice::On || (c == Choice::Auto && automatic); }
 
 /// How binning sizes its pair buffers (CudaOptions::speculation).
 enum class Speculation { Off, Slack, Tight };
@@ -78,12 +79,12 @@ struct CudaOptions {
     /// (cheap with the per-circle row mask; worth it for small circles).
     /// Auto: on when circles span few tiles (kRowCullTiles). CR_CUDA_OPTIONS
     /// rowcull=auto|on|off.
-    RowCull row_cull = RowCull::Auto;
+    Choice row_cull = Choice::Auto;
     /// Two-level binning: after sorting circles into bins of 2x2 or 4x4
     /// tiles, stage bin.split lists each tile's circles (one block per bin,
     /// no second sort). Auto: for tiled and persistent. CR_CUDA_OPTIONS
     /// split=auto|on|off.
-    Split split = Split::Auto;
+    Choice split = Choice::Auto;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -92,7 +93,7 @@ struct CudaOptions {
 /// tiles a circle), rand100k (56) and biglittle (750) are fastest with 4x4
 /// bins, micro2M (1.3) with single tiles.
 constexpr double kCoarseTiles = 4.0;
-/// Row culling (RowCull::Auto) is on for scenes whose circles overlap fewer
+/// Row culling (Choice::Auto) is on for scenes whose circles overlap fewer
 /// tiles than this on average (micro2M: 1.3).
 constexpr double kRowCullTiles = 2.0;
 
