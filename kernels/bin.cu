@@ -6,10 +6,13 @@
 //   bin.pack   one thread per circle: reads x, y, r, z from the SoA arrays
 //              (consecutive threads read consecutive floats: coalesced) and
 //              writes the packed geom record (one 16-byte store a thread).
-//   bin.count  one thread per circle: reads its geom record and counts the
-//              bins its bounding box overlaps (conservative; the exact
-//              circle-tile test runs later, inside the shading block).
-//   bin.scan   exclusive scan of the counts (CUB, device-wide) -> offsets.
+//   bin.scan   exclusive scan (CUB, device-wide) of each circle's count of
+//              the bins its bounding box overlaps (conservative; the exact
+//              circle-tile test runs later, inside the shading block) ->
+//              offsets. The counts are not stored: the scan computes each
+//              one from the circle's geom record as it reads it
+//              (BinsOfCircle in stages.h; once a kernel bin.count of its
+//              own, fused in issue 15).
 //   bin.fill   one warp per 32 circles writes their (bin id, circle index)
 //              pairs at the scanned offsets, the bins of each box in
 //              row-major order, lanes striding over a circle's pairs
@@ -53,14 +56,43 @@ namespace cr {
 
 namespace {
 
-__global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
-                                 unsigned long long* counts) {
-    for (int64_t i = begin + blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < end;
-         i += int64_t(gridDim.x) * blockDim.x) {
-        const float4 geo = c.geom[i];
-        const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
-        counts[i - begin] = static_cast<unsigned long long>(tr.count());
-    }
+/// The tiles of bin (bx, by) of coarse x coarse tiles that the tile range
+/// `fine` overlaps, as a mask: bit j for the bin's tile j (row-major inside
+/// the bin); the range's columns inside the bin as one row of bits,
+/// repeated for each of its rows inside the bin.
+__device__ __forceinline__ unsigned int tiles_in_bin(const TileRange& fine, int bx, int by, int coarse) {
+    const int cx0 = max(fine.tx0 - bx * coarse, 0), cx1 = min(fine.tx1 - bx * coarse, coarse);
+    const int cy0 = max(fine.ty0 - by * coarse, 0), cy1 = min(fine.ty1 - by * coarse, coarse);
+    if (cx0 >= cx1 || cy0 >= cy1) return 0;
+    const unsigned int row = ((1u << (cx1 - cx0)) - 1u) << cx0;
+    unsigned int m = 0;
+    for (int y = cy0; y < cy1; ++y) m |= row << (y * coarse);
+    return m;
+}
+
+/// A pair's key: the bin id (bx, by) of the bin grid g, plus, when
+/// `split_coarse` > 0 (bin.split follows), the mask of the bin's tiles the
+/// circle's tile range `fine` overlaps in bits kSplitMaskShift.. (the sort
+/// looks only at the bin id's bits; bin.split reads the mask).
+__device__ __forceinline__ unsigned int pair_key(int bx, int by, const TileGrid& g, const TileRange& fine,
+                                                 int split_coarse) {
+    const unsigned int key = static_cast<unsigned int>(by * g.tiles_x + bx);
+    return split_coarse > 0 ? key | tiles_in_bin(fine, bx, by, split_coarse) << kSplitMaskShift : key;
+}
+
+/// The circle's tile range at the fine level (tiles of 2^fine_shift pixels,
+/// the bins' g.tile / split_coarse: tiles_of_box with shifts for its
+/// divisions, the box being non-negative) when bin.split follows; empty
+/// otherwise.
+__device__ __forceinline__ TileRange fine_range(const PixelBox& box, int fine_shift, int split_coarse) {
+    if (split_coarse == 0 || box.empty()) return TileRange{0, 0, 0, 0};
+    return TileRange{box.min_x >> fine_shift, ((box.max_x - 1) >> fine_shift) + 1, box.min_y >> fine_shift,
+                     ((box.max_y - 1) >> fine_shift) + 1};
+}
+
+/// log2 of the fine tile size, g.tile / split_coarse (both powers of two).
+__device__ __forceinline__ int fine_shift_of(const TileGrid& g, int split_coarse) {
+    return split_coarse > 0 ? __ffs(g.tile / split_coarse) - 1 : 0;
 }
 
 /// Warp-cooperative fill: each lane loads one circle's pair offset and tile
@@ -69,20 +101,25 @@ __global__ void bin_count_kernel(DeviceCircles c, int64_t begin, int64_t end, Ti
 /// lane l writing pairs l, l + 32, ... of that circle, so the stores
 /// coalesce and a circle over a thousand tiles is spread over 32 lanes.
 /// Lanes past the last circle carry a pair count of 0 but still join every
-/// ballot and shuffle (full mask).
+/// ballot and shuffle (full mask). Keys as pair_key (with the split's tile
+/// masks when split_coarse > 0).
 __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                 const unsigned long long* offsets, unsigned long long base,
-                                unsigned long long limit, unsigned int* keys, int* values) {
+                                unsigned long long limit, int split_coarse, unsigned int* keys, int* values) {
     const int lane = threadIdx.x & 31;
+    const int fine_shift = fine_shift_of(g, split_coarse);
     const int64_t warps_total = (int64_t(gridDim.x) * blockDim.x) >> 5;
     const int64_t warp_id = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5;
     for (int64_t first = begin + warp_id * 32; first < end; first += warps_total * 32) {
         const int64_t i = first + lane;
         unsigned long long pos = 0;
         int tx0 = 0, ty0 = 0, w = 1, count = 0;
+        TileRange fine{0, 0, 0, 0};
         if (i < end) {
             const float4 geo = c.geom[i];
-            const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
+            const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
+            const TileRange tr = tiles_of_box(box, g.tile);
+            fine = fine_range(box, fine_shift, split_coarse);
             pos = offsets[i] - base;
             tx0 = tr.tx0;
             ty0 = tr.ty0;
@@ -97,7 +134,7 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
         constexpr int kSmall = 4;
         if (count <= kSmall) {
             for (int k = 0; k < count; ++k) {
-                keys[pos + k] = static_cast<unsigned int>((ty0 + k / w) * g.tiles_x + tx0 + k % w);
+                keys[pos + k] = pair_key(tx0 + k % w, ty0 + k / w, g, fine, split_coarse);
                 values[pos + k] = static_cast<int>(i);
             }
         }
@@ -110,8 +147,12 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
             const int cx0 = __shfl_sync(0xffffffffu, tx0, j);
             const int cy0 = __shfl_sync(0xffffffffu, ty0, j);
             const int cw = __shfl_sync(0xffffffffu, w, j);
+            TileRange f{0, 0, 0, 0};
+            if (split_coarse > 0)  // the same in every lane
+                f = TileRange{__shfl_sync(0xffffffffu, fine.tx0, j), __shfl_sync(0xffffffffu, fine.tx1, j),
+                              __shfl_sync(0xffffffffu, fine.ty0, j), __shfl_sync(0xffffffffu, fine.ty1, j)};
             for (int k = lane; k < n; k += 32) {
-                keys[p0 + k] = static_cast<unsigned int>((cy0 + k / cw) * g.tiles_x + cx0 + k % cw);
+                keys[p0 + k] = pair_key(cx0 + k % cw, cy0 + k / cw, g, f, split_coarse);
                 values[p0 + k] = static_cast<int>(first + j);
             }
         }
@@ -124,15 +165,18 @@ __global__ void bin_fill_kernel(DeviceCircles c, int64_t begin, int64_t end, Til
 /// warp instruction touches up to 32 sectors instead of 4.
 __global__ void bin_fill_per_thread_kernel(DeviceCircles c, int64_t begin, int64_t end, TileGrid g,
                                            const unsigned long long* offsets, unsigned long long base,
-                                           unsigned long long limit, unsigned int* keys, int* values) {
+                                           unsigned long long limit, int split_coarse, unsigned int* keys,
+                                           int* values) {
     for (int64_t i = begin + blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < end;
          i += int64_t(gridDim.x) * blockDim.x) {
         const float4 geo = c.geom[i];
-        const TileRange tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile);
+        const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
+        const TileRange tr = tiles_of_box(box, g.tile);
+        const TileRange fine = fine_range(box, fine_shift_of(g, split_coarse), split_coarse);
         unsigned long long pos = offsets[i] - base;
         for (int ty = tr.ty0; ty < tr.ty1; ++ty)
             for (int tx = tr.tx0; tx < tr.tx1 && pos < limit; ++tx, ++pos) {
-                keys[pos] = static_cast<unsigned int>(ty * g.tiles_x + tx);
+                keys[pos] = pair_key(tx, ty, g, fine, split_coarse);
                 values[pos] = static_cast<int>(i);
             }
     }
@@ -158,8 +202,9 @@ __global__ void bin_prepare_kernel(const unsigned long long* total, unsigned lon
 /// keys (0xffffffff) sort after every tile id, so the search may cover them.
 /// Tile t's run is [bound(t), bound(t + 1)): lane 0 writes start[t] and
 /// end[t - 1]. Whole warps leave together (t is the same in every lane).
-__global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n, int tiles, unsigned int* start,
-                                  unsigned int* end) {
+/// Only the bits of `key_bits` are the bin id (the rest: bin.split's masks).
+__global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n, int tiles, unsigned int key_bits,
+                                  unsigned int* start, unsigned int* end) {
     const int lane = threadIdx.x & 31;
     const int t = static_cast<int>((blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5);
     if (t > tiles) return;
@@ -167,14 +212,14 @@ __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n
     unsigned long long lo = 0, hi = n;  // the bound lies in [lo, hi]
     while (hi - lo > 32) {
         const unsigned long long p = lo + (hi - lo) * (lane + 1) / 33;
-        const unsigned int below = __ballot_sync(0xffffffffu, keys[p] < key);
+        const unsigned int below = __ballot_sync(0xffffffffu, (keys[p] & key_bits) < key);
         const int c = __popc(below);  // sorted: the lanes below t are a prefix
         const unsigned long long last_below = __shfl_sync(0xffffffffu, p, c > 0 ? c - 1 : 0);
         const unsigned long long first_not = __shfl_sync(0xffffffffu, p, c < 32 ? c : 31);
         if (c > 0) lo = last_below + 1;
         if (c < 32) hi = first_not;
     }
-    const bool is_below = lo + lane < hi && keys[lo + lane] < key;
+    const bool is_below = lo + lane < hi && (keys[lo + lane] & key_bits) < key;
     const unsigned long long bound = lo + __popc(__ballot_sync(0xffffffffu, is_below));
     if (lane == 0) {
         if (t < tiles) start[t] = static_cast<unsigned int>(bound);
@@ -231,79 +276,55 @@ __global__ void __launch_bounds__(kBinThreads)
     }
 }
 
-constexpr int kSplitThreads = 256;
+constexpr int kSplitUnroll = 8;
 
-/// Stage bin.split: one block of kSplitThreads threads per bin of C x C
-/// tiles (C = 2 or 4) splits the bin's list (input order) into one list per
-/// tile, keeping the order: the second level of two-level binning, without
-/// a sort. Per chunk of kSplitThreads listed circles, thread i takes circle
-/// i and computes, for each of the C*C tiles, whether the circle's pixel box
-/// overlaps it (conservative, as bin.count). For tile j the warp's ballot of
-/// those flags gives each lane its rank inside the warp (popcount of the
-/// bits below it); lane 0 stores the warp's count per tile; after one
-/// __syncthreads() lane j of every warp adds up the counts of the warps
-/// before it for tile j and passes them on with a shuffle. Tile j of bin b
-/// writes to its own region of out[], C*C*start[b] + j*len(b), so regions
-/// never overlap. The per-tile totals so far are the same in every thread;
-/// the counts alternate between two arrays by chunk parity, so one barrier a
-/// chunk is enough (as in the shading's compaction).
+/// Stage bin.split: splits each bin's list of C x C tiles (C = 2 or 4;
+/// input order) into one list per tile, keeping the order: the second
+/// level of two-level binning, without a second sort. One block per bin,
+/// one warp per tile j of the bin; no shared memory and no barrier: every
+/// warp works alone. The warp walks the bin's sorted keys, 32 consecutive
+/// ones a step (coalesced), kSplitUnroll steps loaded at once so their
+/// latencies overlap. Bit kSplitMaskShift + j of a key says whether the
+/// circle overlaps tile j (bin.fill computed it with the conservative box
+/// test, so no circle record is read here). The ballot of that bit gives
+/// each lane its rank among the step's hits (popcount of the bits below
+/// it); the hits store their circle index at consecutive places of the
+/// tile's list (coalesced) and the warp's running count moves on by the
+/// ballot's popcount. Tile j of bin b writes to its own region of out[],
+/// C*C*start[b] + j*len(b), so regions never overlap. Warps of tiles past
+/// the image's edge leave at once.
 template <int C>
-__global__ void __launch_bounds__(kSplitThreads)
-    bin_split_kernel(DeviceCircles c, TileGrid tiles, int bins_x, const int* lists, const unsigned int* bin_start,
-                     const unsigned int* bin_end, int* out, unsigned int* tile_start, unsigned int* tile_end) {
-    constexpr int kTiles = C * C, kWarps = kSplitThreads / 32;
-    static_assert(kTiles <= 32, "one lane per tile of the bin");
-    __shared__ int counts[2][kTiles][kWarps];
-    const int b = blockIdx.x, bx = b % bins_x, by = b / bins_x;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+__global__ void __launch_bounds__(C * C * 32)
+    bin_split_kernel(TileGrid tiles, int bins_x, const unsigned int* keys, const int* lists,
+                     const unsigned int* bin_start, const unsigned int* bin_end, int* out, unsigned int* tile_start,
+                     unsigned int* tile_end) {
+    const int b = blockIdx.x, j = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int tx = (b % bins_x) * C + j % C, ty = (b / bins_x) * C + j / C;
+    if (tx >= tiles.tiles_x || ty >= tiles.tiles_y) return;  // the whole warp; nothing waits for it
     const unsigned int first = bin_start[b], len = bin_end[b] - first;
-    const size_t region = size_t(first) * kTiles;  // tile j's list: out[region + j * len ...]
-    int listed = 0;  // lane j < kTiles: tile j's total so far
-    for (unsigned int base = 0, chunk = 0; base < len; base += kSplitThreads, ++chunk) {
-        const unsigned int k = base + threadIdx.x;
-        int circle = -1;
-        TileRange tr{0, 0, 0, 0};
-        if (k < len) {
-            circle = lists[first + k];
-            const float4 geo = c.geom[circle];
-            tr = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, tiles.width, tiles.height), tiles.tile);
-        }
-        unsigned int ballots[kTiles];
+    const size_t region = size_t(first) * (C * C) + size_t(j) * len;
+    const unsigned int below = (1u << lane) - 1u, bit = 1u << (kSplitMaskShift + j);
+    unsigned int listed = 0;
+    for (unsigned int base = 0; base < len; base += 32 * kSplitUnroll) {
+        unsigned int key[kSplitUnroll];
 #pragma unroll
-        for (int j = 0; j < kTiles; ++j) {
-            const int tx = bx * C + j % C, ty = by * C + j / C;
-            ballots[j] = __ballot_sync(0xffffffffu, tx >= tr.tx0 && tx < tr.tx1 && ty >= tr.ty0 && ty < tr.ty1);
+        for (int u = 0; u < kSplitUnroll; ++u) {
+            const unsigned int k = base + u * 32 + lane;
+            key[u] = k < len ? keys[first + k] : 0u;
         }
-        int(*cnt)[kWarps] = counts[chunk & 1];
-        if (lane < kTiles) {
-            unsigned int mine = 0;
+        int circle[kSplitUnroll];
 #pragma unroll
-            for (int j = 0; j < kTiles; ++j) mine = j == lane ? ballots[j] : mine;
-            cnt[lane][warp] = __popc(mine);
+        for (int u = 0; u < kSplitUnroll; ++u) circle[u] = (key[u] & bit) ? lists[first + base + u * 32 + lane] : -1;
+#pragma unroll
+        for (int u = 0; u < kSplitUnroll; ++u) {
+            const unsigned int hits = __ballot_sync(0xffffffffu, (key[u] & bit) != 0);
+            if (key[u] & bit) out[region + listed + __popc(hits & below)] = circle[u];
+            listed += __popc(hits);
         }
-        __syncthreads();
-        int before = 0, total = 0;  // lane j < kTiles: tile j's counts of the warps before this one, and of all
-        if (lane < kTiles)
-#pragma unroll
-            for (int w = 0; w < kWarps; ++w) {
-                before += w < warp ? cnt[lane][w] : 0;
-                total += cnt[lane][w];
-            }
-        const unsigned int below = (1u << lane) - 1u;
-#pragma unroll
-        for (int j = 0; j < kTiles; ++j) {
-            const int at = __shfl_sync(0xffffffffu, listed + before, j);
-            if (ballots[j] >> lane & 1u) out[region + size_t(j) * len + at + __popc(ballots[j] & below)] = circle;
-        }
-        listed += total;
     }
-    if (threadIdx.x < kTiles) {
-        const int tx = bx * C + threadIdx.x % C, ty = by * C + threadIdx.x / C;
-        if (tx < tiles.tiles_x && ty < tiles.tiles_y) {
-            const size_t at = region + size_t(threadIdx.x) * len;
-            tile_start[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(at);
-            tile_end[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(at + listed);
-        }
+    if (lane == 0) {
+        tile_start[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(region);
+        tile_end[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(region + listed);
     }
 }
 
@@ -321,9 +342,9 @@ __global__ void pack_geometry_kernel(DeviceCircles c) {
         c.geom[i] = make_float4(c.soa.x[i], c.soa.y[i], c.soa.radius[i], c.soa.z[i]);
 }
 
-__global__ void total_kernel(const unsigned long long* counts, const unsigned long long* offsets,
-                             int64_t n, unsigned long long* total) {
-    *total = n > 0 ? counts[n - 1] + offsets[n - 1] : 0;
+__global__ void total_kernel(DeviceCircles c, TileGrid g, const unsigned long long* offsets,
+                             unsigned long long* total) {
+    *total = c.count > 0 ? BinsOfCircle{c.geom, g}(c.count - 1) + offsets[c.count - 1] : 0;
 }
 
 int blocks_for(int64_t n, int threads) {
@@ -332,24 +353,20 @@ int blocks_for(int64_t n, int threads) {
 
 }  // namespace
 
-void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                      unsigned long long* counts, cudaStream_t s) {
-    if (end <= begin) return;
-    bin_count_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, counts);
-    check_launch("bin_count_kernel");
-}
-
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                      const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
-                     unsigned int* keys, int* values, bool per_thread, cudaStream_t s) {
+                     int split_coarse, unsigned int* keys, int* values, bool per_thread, cudaStream_t s) {
     if (end <= begin) return;
+    if (split_coarse != 0 && (split_coarse * split_coarse > 32 - kSplitMaskShift || g.tile_count() > int(kSplitBinIds)))
+        throw std::invalid_argument("launch_bin_fill: split masks need bins of 2x2 or 4x4 tiles and at most 65535 bins");
     if (per_thread) {
         bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit,
-                                                                                keys, values);
+                                                                                split_coarse, keys, values);
         check_launch("bin_fill_per_thread_kernel");
         return;
     }
-    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit, keys, values);
+    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit, split_coarse,
+                                                                 keys, values);
     check_launch("bin_fill_kernel");
 }
 
@@ -361,10 +378,11 @@ void launch_bin_prepare(const unsigned long long* total, unsigned long long capa
     check_launch("bin_prepare_kernel");
 }
 
-void launch_bin_ranges(const unsigned int* keys, unsigned long long pairs, int tiles, unsigned int* start,
-                       unsigned int* end, cudaStream_t s) {
+void launch_bin_ranges(const unsigned int* keys, unsigned long long pairs, int tiles, bool split_masks,
+                       unsigned int* start, unsigned int* end, cudaStream_t s) {
     const int64_t threads = (static_cast<int64_t>(tiles) + 1) * 32;
-    bin_ranges_kernel<<<blocks_for(threads, 256), 256, 0, s>>>(keys, pairs, tiles, start, end);
+    const unsigned int key_bits = split_masks ? kSplitBinIds : 0xffffffffu;
+    bin_ranges_kernel<<<blocks_for(threads, 256), 256, 0, s>>>(keys, pairs, tiles, key_bits, start, end);
     check_launch("bin_ranges_kernel");
 }
 
@@ -374,15 +392,15 @@ void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists
     check_launch("bin_compact_kernel");
 }
 
-void launch_bin_split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, int* out,
+void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, int* out,
                       unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s) {
     const int count = ((tiles.tiles_x + bins.coarse - 1) / bins.coarse) * ((tiles.tiles_y + bins.coarse - 1) / bins.coarse);
     if (bins.coarse == 2)
-        bin_split_kernel<2><<<count, kSplitThreads, 0, s>>>(c, tiles, bins.bins_x, bins.list, bins.start, bins.end, out,
-                                                            tile_start, tile_end);
+        bin_split_kernel<2><<<count, 4 * 32, 0, s>>>(tiles, bins.bins_x, keys, bins.list, bins.start, bins.end, out,
+                                                     tile_start, tile_end);
     else if (bins.coarse == 4)
-        bin_split_kernel<4><<<count, kSplitThreads, 0, s>>>(c, tiles, bins.bins_x, bins.list, bins.start, bins.end, out,
-                                                            tile_start, tile_end);
+        bin_split_kernel<4><<<count, 16 * 32, 0, s>>>(tiles, bins.bins_x, keys, bins.list, bins.start, bins.end, out,
+                                                      tile_start, tile_end);
     else
         throw std::invalid_argument("launch_bin_split: bins of 2x2 or 4x4 tiles only");
     check_launch("bin_split_kernel");
@@ -399,9 +417,9 @@ void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s) {
     check_launch("pack_geometry_kernel");
 }
 
-void launch_total(const unsigned long long* counts, const unsigned long long* offsets, int64_t n,
+void launch_total(const DeviceCircles& c, const TileGrid& g, const unsigned long long* offsets,
                   unsigned long long* total, cudaStream_t s) {
-    total_kernel<<<1, 1, 0, s>>>(counts, offsets, n, total);
+    total_kernel<<<1, 1, 0, s>>>(c, g, offsets, total);
     check_launch("total_kernel");
 }
 

@@ -34,6 +34,7 @@ struct BinPlan {
     bool compact = false;
     bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
+    bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
 };
 
 /// Mean number of tiles of `g` the bounding boxes of up to 4096 evenly
@@ -66,18 +67,26 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, doubl
     return BinPlan{coarse, fits(coarse)};
 }
 
-/// plan_bins, plus row culling: on for small circles (mean below
-/// kRowCullTiles) in the exact 16x16, 4-row kernels without a teaching
-/// variant; and bin.split after sorted coarse bins for the exact kernels
-/// (each tile then tests only its own circles; ftb stops early and gains
-/// little from shorter lists).
+/// plan_bins, plus the shading's culling for small circles (mean below
+/// kRowCullTiles; 16x16 tiles, 4 rows a thread, no teaching variant): strip
+/// masks in every tiled kernel, or row culling in the exact ones when
+/// strip masks are off or rowcull=on; and bin.split after sorted coarse
+/// bins for the exact kernels (each tile then tests only its own circles)
+/// and for ftb on snow scenes (faint flakes rarely stop a pixel early, so
+/// ftb walks its whole lists there, as the exact kernels do; on flat
+/// scenes it reads only their ends and the split would cost more than it
+/// saves).
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o) {
     const double mean = mean_tiles_per_circle(s, g);
     BinPlan plan = plan_bins(s, g, o, mean);
-    const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack);
+    const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack) && o.shade_variant == 0;
     const bool exact = kind != KernelKind::FrontToBack;
-    plan.row_cull = shape && o.shade_variant == 0 && chosen(o.row_cull, exact && mean < kRowCullTiles);
-    plan.split = plan.coarse > 1 && !plan.compact && chosen(o.split, exact);
+    const bool small = mean < kRowCullTiles;
+    plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
+    plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
+    // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
+    const bool masks_fit = make_tile_grid(g.width, g.height, g.tile * plan.coarse).tile_count() < int(kSplitBinIds);
+    plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
     return plan;
 }
 
@@ -244,6 +253,13 @@ private:
         else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
+    /// The shading's culling for small circles (kShadeRowCull or
+    /// kShadeStripMask), only with binned lists.
+    int cull_bits(const TileLists& lists) const {
+        if (!lists.list) return 0;
+        return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0);
+    }
+
     /// `first`/`last`: ftb's launches of a frame (batches go last first); the
     /// other kernels ignore them.
     void shade_lists(const DeviceCircles& c, TileLists lists, const int* order = nullptr, bool first = true,
@@ -255,13 +271,13 @@ private:
                 ftb_acc_.reserve("shade.ftb_state", size_t(width_) * height_, &tally_);
                 run_pending_clear();  // every batch's launch adds to the image's alpha
             }
-            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, clear_pending_, plan_.row_cull, s);
+            launch_shade_ftb(c, lists, grid_, image_.get(), ftb_acc_.get(), first, last, clear_pending_, cull_bits(lists), s);
         } else {
             const bool persistent = kind_ == KernelKind::Persistent;
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), clear_pending_, persistent,
                                order_.counter.get(), order, persistent_blocks_,
-                               opt_.shade_variant | (plan_.row_cull && lists.list ? kShadeRowCull : 0), s);
+                               opt_.shade_variant | cull_bits(lists), s);
         }
         if (!lists.total) clear_pending_ = false;  // else render_binned decides, once it knows the frame fit
     }
@@ -368,14 +384,14 @@ private:
     /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
     /// (`first`/`last`: the frame's first and last batch shaded).
     void bin_and_shade(const DeviceCircles& c, const PairBatch& batch, bool first, bool last) {
-        const int* sorted = bins_.fill_sort_ranges(c, bin_grid_, batch, opt_.fill_per_thread, &tally_, stream_.get(),
-                                                   &timeline_);
+        const int* sorted = bins_.fill_sort_ranges(c, bin_grid_, batch, opt_.fill_per_thread,
+                                                   plan_.split ? plan_.coarse : 0, &tally_, stream_.get(), &timeline_);
         TileLists lists = binned_lists(sorted, c.count);
         if (batch.speculative) {
             lists.total = bins_.total.get();
             lists.capacity = batch.pairs;
         }
-        if (plan_.split) lists = bins_.split(c, grid_, lists, batch.pairs, &tally_, stream_.get(), &timeline_);
+        if (plan_.split) lists = bins_.split(grid_, lists, batch.pairs, &tally_, stream_.get(), &timeline_);
         const int* order = kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr;
         shade_lists(c, lists, order, first, last);
     }
@@ -490,6 +506,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (key == "bins" && (value == "sort" || value == "auto")) return void(o.allow_compact = value == "auto");
     if (key == "split" && parse_choice(value, o.split)) return;
     if (key == "rowcull" && parse_choice(value, o.row_cull)) return;
+    if (key == "strips" && parse_choice(value, o.strips)) return;
     if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
         return void(o.speculation = value == "on" ? Speculation::Slack
                                     : value == "off" ? Speculation::Off : Speculation::Tight);
@@ -506,7 +523,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
                                     "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, split=auto|on|off)");
+                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off)");
 }
 
 }  // namespace

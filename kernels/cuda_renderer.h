@@ -23,8 +23,8 @@ enum class KernelKind {
     FrontToBack, ///< tiled, blending front to back with early termination (within 1e-5 of cpuref)
 };
 
-/// A switch that is on, off, or decided per scene (CudaOptions::row_cull
-/// and CudaOptions::split).
+/// A switch that is on, off, or decided per scene (CudaOptions::row_cull,
+/// CudaOptions::strips and CudaOptions::split).
 enum class Choice { Auto, On, Off };
 
 /// Whether `c` is on, where Auto takes `automatic`.
@@ -80,6 +80,14 @@ struct CudaOptions {
     /// Auto: on when circles span few tiles (kRowCullTiles). CR_CUDA_OPTIONS
     /// rowcull=auto|on|off.
     Choice row_cull = Choice::Auto;
+    /// Strip masks in the 16x16, 4-row kernels (tiled, persistent, ftb):
+    /// each chunk's small hits are marked, one bit each, on the 64-bit masks
+    /// of the thread strips (1 column x 4 rows) their box overlaps, and a
+    /// thread blends only the hits on its mask (the rest of the chunk is
+    /// skipped without being looked at; tile_list.cuh, StripMasks). Auto: on
+    /// when circles span few tiles (kRowCullTiles), where it replaces row
+    /// culling (unless rowcull=on). CR_CUDA_OPTIONS strips=auto|on|off.
+    Choice strips = Choice::Auto;
     /// Two-level binning: after sorting circles into bins of 2x2 or 4x4
     /// tiles, stage bin.split lists each tile's circles (one block per bin,
     /// no second sort). Auto: for tiled and persistent. CR_CUDA_OPTIONS
@@ -93,19 +101,21 @@ struct CudaOptions {
 /// tiles a circle), rand100k (56) and biglittle (750) are fastest with 4x4
 /// bins, micro2M (1.3) with single tiles.
 constexpr double kCoarseTiles = 4.0;
-/// Row culling (Choice::Auto) is on for scenes whose circles overlap fewer
-/// tiles than this on average (micro2M: 1.3).
+/// Strip masks, or row culling where strip masks are off (Choice::Auto),
+/// are on for scenes whose circles overlap fewer tiles than this on
+/// average (micro2M: 1.3).
 constexpr double kRowCullTiles = 2.0;
 
 /// CudaOptions::shade_variant values (bits of the tiled kernel's template).
 constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;
-/// Not a teaching variant: row culling (CudaOptions::row_cull).
-constexpr int kShadeRowCull = 8;
+/// Not teaching variants: row culling (CudaOptions::row_cull) and strip
+/// masks (CudaOptions::strips).
+constexpr int kShadeRowCull = 8, kShadeStripMask = 16;
 
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
 /// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
 /// list=split,cull=warp,scan=shuffle,spec=off,coarse=2,bins=sort,compact=0,
-/// split=off,rowcull=on" (experiments, `render bench`, `render profile`),
+/// split=off,rowcull=on,strips=off" (experiments, `render bench`, `render profile`),
 /// and CR_SYNC_STAGES=1. Unknown keys throw std::invalid_argument.
 CudaOptions cuda_options_from_env(CudaOptions base = {});
 

@@ -1,5 +1,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -16,6 +18,11 @@ int pair_key_bits(int tiles) {
     int bits = 1;
     while ((1ll << bits) < tiles) ++bits;
     return bits;
+}
+
+/// Each circle's bin count, computed as the scan reads it (fused bin.count).
+auto bin_counts(const float4* geom, const TileGrid& g) {
+    return thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), BinsOfCircle{geom, g});
 }
 
 /// Marks stage `name` (part of the course's Render) when timing.
@@ -63,13 +70,13 @@ DeviceCircles CircleBuffers::view() const {
 }
 
 void BinBuffers::reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
-    counts.reserve("bin.counts", std::max<int64_t>(circles, 1), tally);
     offsets.reserve("bin.offsets", std::max<int64_t>(circles, 1), tally);
     total.reserve("bin.total", 1, tally);
     tile_start.reserve("bin.tile_start", tiles, tally);
     tile_end.reserve("bin.tile_end", tiles, tally);
     size_t scan_bytes = 0;
-    CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), offsets.get(), circles, stream));
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, bin_counts(nullptr, TileGrid{}), offsets.get(), circles,
+                                          stream));
     temp.reserve("bin.cub_temp", scan_bytes, tally, 1.25);
 }
 
@@ -90,32 +97,32 @@ void BinBuffers::reserve_pairs(uint64_t pairs, int key_bits, DeviceMemoryTally* 
 
 void BinBuffers::count_and_scan(const DeviceCircles& c, const TileGrid& g, cudaStream_t stream,
                                 StageTimeline* timeline) {
-    mark(timeline, "bin.count", stream);
-    launch_bin_count(c, 0, c.count, g, counts.get(), stream);
     mark(timeline, "bin.scan", stream);
     size_t bytes = temp.size();
-    CR_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), offsets.get(), c.count, stream));
-    launch_total(counts.get(), offsets.get(), c.count, total.get(), stream);
+    CR_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, bin_counts(c.geom, g), offsets.get(), c.count, stream));
+    launch_total(c, g, offsets.get(), total.get(), stream);
 }
 
 const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch,
-                                        bool fill_per_thread, DeviceMemoryTally* tally, cudaStream_t stream,
-                                        StageTimeline* timeline) {
+                                        bool fill_per_thread, int split_coarse, DeviceMemoryTally* tally,
+                                        cudaStream_t stream, StageTimeline* timeline) {
     const int bits = pair_key_bits(g.tile_count());
     const int n = static_cast<int>(batch.pairs);
     reserve_pairs(batch.pairs, bits, tally, stream);
     mark(timeline, "bin.fill", stream);
     if (batch.speculative)
         launch_bin_prepare(total.get(), batch.pairs, batch.tail_hint, keys.get(), values.get(), stream);
-    launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, batch.pairs, keys.get(), values.get(),
-                    fill_per_thread, stream);
+    launch_bin_fill(c, batch.begin, batch.end, g, offsets.get(), batch.base, batch.pairs, split_coarse, keys.get(),
+                    values.get(), fill_per_thread, stream);
     mark(timeline, "bin.sort", stream);
     cub::DoubleBuffer<unsigned int> k(keys.get(), keys_alt.get());
     cub::DoubleBuffer<int> v(values.get(), values_alt.get());
     size_t bytes = temp.size();
     if (n > 0) CR_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, k, v, n, 0, bits, stream));
     mark(timeline, "bin.ranges", stream);
-    launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), tile_start.get(), tile_end.get(), stream);
+    launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), split_coarse != 0, tile_start.get(), tile_end.get(),
+                      stream);
+    sorted_keys = k.Current();
     return v.Current();
 }
 
@@ -127,15 +134,15 @@ const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, Device
     return values.get();
 }
 
-TileLists BinBuffers::split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, uint64_t entries,
-                            DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline) {
+TileLists BinBuffers::split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
+                            cudaStream_t stream, StageTimeline* timeline) {
     const uint64_t slots = std::max<uint64_t>(1, entries * uint64_t(bins.coarse) * uint64_t(bins.coarse));
     if (slots > UINT32_MAX) throw std::invalid_argument("bin.split: more than 2^32 list entries");
     split_lists.reserve("bin.split_lists", slots, tally, 1.25);
     split_start.reserve("bin.split_start", tiles.tile_count(), tally);
     split_end.reserve("bin.split_end", tiles.tile_count(), tally);
     mark(timeline, "bin.split", stream);
-    launch_bin_split(c, tiles, bins, split_lists.get(), split_start.get(), split_end.get(), stream);
+    launch_bin_split(tiles, bins, sorted_keys, split_lists.get(), split_start.get(), split_end.get(), stream);
     TileLists out{split_lists.get(), split_start.get(), split_end.get(), bins.count};
     out.total = bins.total;
     out.capacity = bins.capacity;

@@ -39,12 +39,12 @@ struct PairBatch {
     unsigned long long tail_hint = 0;
 };
 
-/// Binning's buffers. Per circle: tile counts and their exclusive scan
+/// Binning's buffers. Per circle: the exclusive scan of its bin counts
 /// (offsets). Per pair of one batch: tile-id keys and circle-index values,
 /// each double-buffered for the radix sort. Per tile: the [start, end) run of
 /// its pairs. Plus CUB's scratch and the device-side pair total.
 struct BinBuffers {
-    DeviceBuffer<unsigned long long> counts, offsets, total;
+    DeviceBuffer<unsigned long long> offsets, total;
     DeviceBuffer<unsigned int> keys, keys_alt, tile_start, tile_end;
     DeviceBuffer<int> values, values_alt;
     DeviceBuffer<int> split_lists;                     ///< bin.split: one list per tile
@@ -54,19 +54,25 @@ struct BinBuffers {
     /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
     void reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
 
-    /// Stages bin.count and bin.scan over every circle of `c` (packed by
-    /// bin.pack), then the pair total into `total` (on the device), all
-    /// queued on `stream`; each stage is marked on `timeline` when given.
+    /// Stage bin.scan over every circle of `c` (packed by bin.pack): the
+    /// exclusive scan of each circle's bin count (computed as it is read,
+    /// BinsOfCircle) into `offsets`, then the pair total into `total` (on
+    /// the device), queued on `stream`; marked on `timeline` when given.
     /// The renderer and the GPU tests bin through this one path.
     void count_and_scan(const DeviceCircles& c, const TileGrid& g, cudaStream_t stream, StageTimeline* timeline);
 
     /// Sizes the pair buffers for `batch`, then stages bin.fill (with
-    /// bin_prepare), bin.sort (stable, by tile id) and bin.ranges
+    /// bin_prepare), bin.sort (stable, by bin id) and bin.ranges
     /// (tile_start/tile_end) of it, queued on `stream` after count_and_scan.
-    /// Returns the circle indices sorted by tile, input order within a tile
-    /// (device; valid until the next call).
+    /// `split_coarse` (2 or 4, or 0): split() follows on these bins of
+    /// split_coarse x split_coarse tiles, so the keys carry its tile masks.
+    /// Returns the circle indices sorted by bin, input order within a bin
+    /// (device; valid until the next call); sorted_keys points at the keys.
     const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
-                                DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
+                                int split_coarse, DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
+
+    /// The sorted keys of the last fill_sort_ranges (device).
+    const unsigned int* sorted_keys = nullptr;
 
     /// Stage bin.compact instead of all of the above, for scenes where
     /// circles x bins is small: sizes the lists (bins x circles ints) and
@@ -75,13 +81,14 @@ struct BinBuffers {
     const int* compact(const DeviceCircles& c, const TileGrid& g, DeviceMemoryTally* tally, cudaStream_t stream,
                        StageTimeline* timeline);
 
-    /// Stage bin.split after fill_sort_ranges on bins of bins.coarse x
-    /// bins.coarse tiles (2 or 4) holding at most `entries` list entries:
-    /// sizes its buffers and splits every bin's list into its tiles' lists,
-    /// in input order. Returns the per-tile lists of the grid `tiles`
-    /// (coarse 1; the overflow check of `bins` carried over).
-    TileLists split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, uint64_t entries,
-                    DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
+    /// Stage bin.split after fill_sort_ranges (with split_coarse =
+    /// bins.coarse, 2 or 4) holding at most `entries` list entries: sizes
+    /// its buffers and splits every bin's list into its tiles' lists, in
+    /// input order, from the tile masks in sorted_keys. Returns the per-tile
+    /// lists of the grid `tiles` (coarse 1; the overflow check of `bins`
+    /// carried over).
+    TileLists split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
+                    cudaStream_t stream, StageTimeline* timeline);
 
 private:
     /// Sizes the per-pair buffers and the sort scratch for `pairs` pairs

@@ -66,50 +66,80 @@ __device__ __forceinline__ bool strip_done(const FtbStrip& s, const TileGrid& g)
     return done;
 }
 
+/// The snow color ramp of snow_ramp (render/core/shading.h; SCENES.md's
+/// 5-entry table, piecewise linear in s = 4t) written as clamps: red falls
+/// from 1 to .8 while s goes from 1 to 2, green from 1 to .9 over the same
+/// stretch and from .9 to .8 while s goes from 3 to 4, blue stays 1. The
+/// same function, 2 clamps and 3 multiply-adds instead of the table's
+/// index, selects and lerps; values differ from snow_ramp's by rounding
+/// (~1e-7).
+__device__ __forceinline__ void snow_ramp_fast(float t, float& r, float& g, float& b) {
+    const float s = 4.f * t;
+    const float first = __saturatef(s - 1.f), last = __saturatef(s - 3.f);
+    r = fmaf(-.2f, first, 1.f);
+    g = fmaf(-.1f, last, fmaf(-.1f, first, 1.f));
+    b = 1.f;
+}
+
 /// Snow shading as shade_snow_scaled (render/core/shading.h) computes it,
 /// with the GPU's fast approximations: t^2 = d2 * (1 / r^2) with the
-/// reciprocal computed once per circle, t = t^2 * rsqrt(t^2), and __expf.
-/// Each differs from the exactly rounded operation by a few units in the
-/// last place (relative errors near 1e-7), far inside ftb's 1e-5 bound;
-/// the exact kernels keep the exactly rounded math. r = 0 (inv_r2 = inf)
-/// takes the exact path.
+/// reciprocal computed once per circle, t = t^2 * rsqrt(t^2), __expf and
+/// the ramp as clamps (snow_ramp_fast). Each differs from the exactly
+/// rounded operation by a few units in the last place (relative errors
+/// near 1e-7), far inside ftb's 1e-5 bound; the exact kernels keep the
+/// exactly rounded math. r = 0 (inv_r2 = inf) takes the exact path.
 __device__ __forceinline__ Fragment shade_snow_fast(float d2, float r, float inv_r2, float max_alpha) {
     if (isinf(inv_r2)) return shade_snow_scaled(d2, r, max_alpha);
     const float t2 = d2 * inv_r2;
     const float t = t2 > 0.f ? t2 * rsqrtf(t2) : 0.f;
     Fragment f;
-    snow_ramp(t, f.r, f.g, f.b);
+    snow_ramp_fast(t, f.r, f.g, f.b);
     f.alpha = max_alpha * __expf(-4.f * t2);
     return f;
 }
 
-/// Blends the chunk's hits into the strip, last to first (d2 from the
-/// coverage tables, as in shade_tiled.cu).
+/// Blends hit i of the chunk into the strip (d2 from the coverage tables,
+/// as in shade_tiled.cu), behind what the strip holds.
+template <bool SNOW, int VARIANT>
+__device__ __forceinline__ void blend_hit_behind(FtbStrip& s, int i, const Shared<VARIANT>& sh) {
+    const float4 col = sh.list.color(i);
+    const float dx2 = sh.tab.dx2[i][s.lx];
+    float dy2[kRows];
+    load_rows<kRows>(&sh.tab.dy2[i][s.ly0], dy2);
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+        const float d2 = add_rn(dx2, dy2[r]);
+        if (!(d2 <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
+        if (SNOW) {
+            const float4 geom = sh.list.geom(i);
+            const Fragment f = shade_snow_fast(d2, geom.z, col.y, col.x);
+            const float w = s.t[r] * f.alpha;
+            s.c[r] = make_float3(s.c[r].x + w * f.r, s.c[r].y + w * f.g, s.c[r].z + w * f.b);
+            s.t[r] *= 1.f - f.alpha;
+            s.alpha[r] += f.alpha;
+        } else {  // flat: the list holds .5 * color, alpha .5
+            s.c[r] = make_float3(s.c[r].x + s.t[r] * col.x, s.c[r].y + s.t[r] * col.y, s.c[r].z + s.t[r] * col.z);
+            s.t[r] *= .5f;
+            s.alpha[r] += .5f;
+        }
+    }
+}
+
+/// Blends the chunk's hits into the strip, last to first. With strip masks
+/// the thread walks only its mask's bits, highest (latest) first.
 template <bool SNOW, int VARIANT>
 __device__ __forceinline__ void blend_back_to_front(FtbStrip& s, int hits, const Shared<VARIANT>& sh) {
-    for (int i = hits - 1; i >= 0; --i) {
-        const float4 col = sh.list.color(i);
-        if constexpr ((VARIANT & kRowCull) != 0)
-            if (row_mask_skips<kTile, kRows>(sh.list.geom(i).w)) continue;  // warp-uniform
-        const float dx2 = sh.tab.dx2[i][s.lx];
-        float dy2[kRows];
-        load_rows<kRows>(&sh.tab.dy2[i][s.ly0], dy2);
-#pragma unroll
-        for (int r = 0; r < kRows; ++r) {
-            const float d2 = add_rn(dx2, dy2[r]);
-            if (!(d2 <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
-            if (SNOW) {
-                const float4 geom = sh.list.geom(i);
-                const Fragment f = shade_snow_fast(d2, geom.z, col.y, col.x);
-                const float w = s.t[r] * f.alpha;
-                s.c[r] = make_float3(s.c[r].x + w * f.r, s.c[r].y + w * f.g, s.c[r].z + w * f.b);
-                s.t[r] *= 1.f - f.alpha;
-                s.alpha[r] += f.alpha;
-            } else {  // flat: the list holds .5 * color, alpha .5
-                s.c[r] = make_float3(s.c[r].x + s.t[r] * col.x, s.c[r].y + s.t[r] * col.y, s.c[r].z + s.t[r] * col.z);
-                s.t[r] *= .5f;
-                s.alpha[r] += .5f;
-            }
+    if constexpr ((VARIANT & kStripMask) != 0) {
+        for (unsigned long long m = strip_hits(sh); m != 0;) {
+            const int i = 63 - __clzll(static_cast<long long>(m));
+            m &= ~(1ull << i);
+            blend_hit_behind<SNOW, VARIANT>(s, i, sh);
+        }
+    } else {
+        for (int i = hits - 1; i >= 0; --i) {
+            if constexpr ((VARIANT & kRowCull) != 0)
+                if (row_mask_skips<kTile, kRows>(sh.list.geom(i).w)) continue;  // warp-uniform
+            blend_hit_behind<SNOW, VARIANT>(s, i, sh);
         }
     }
 }
@@ -189,24 +219,28 @@ __global__ void __launch_bounds__(kThreads)
 
 template <bool SNOW>
 void launch_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last,
-                bool from_background, bool row_cull, cudaStream_t s) {
-    if (row_cull)
-        shade_ftb_kernel<SNOW, kSplitList | kRowCull><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first,
-                                                                                       last, from_background);
+                bool from_background, int cull, cudaStream_t s) {
+    const int blocks = g.tile_count();
+    if (cull & kStripMask)
+        shade_ftb_kernel<SNOW, kSplitList | kStripMask><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
+                                                                                 from_background);
+    else if (cull & kRowCull)
+        shade_ftb_kernel<SNOW, kSplitList | kRowCull><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
+                                                                               from_background);
     else
-        shade_ftb_kernel<SNOW, kSplitList><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
-                                                                            from_background);
+        shade_ftb_kernel<SNOW, kSplitList><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
+                                                                    from_background);
 }
 
 }  // namespace
 
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, bool row_cull, cudaStream_t s) {
+                      bool last, bool from_background, int cull, cudaStream_t s) {
     if (from_background && !(first && last))
         throw std::invalid_argument("launch_shade_ftb: from_background needs a single launch (first and last)");
     if (g.tile != kTile) throw std::invalid_argument("the ftb kernel works on 16x16 tiles only (CR_CUDA_OPTIONS tile=16)");
-    if (c.shade == ShadeMode::Snow) launch_ftb<true>(c, lists, g, image, acc, first, last, from_background, row_cull, s);
-    else launch_ftb<false>(c, lists, g, image, acc, first, last, from_background, row_cull, s);
+    if (c.shade == ShadeMode::Snow) launch_ftb<true>(c, lists, g, image, acc, first, last, from_background, cull, s);
+    else launch_ftb<false>(c, lists, g, image, acc, first, last, from_background, cull, s);
     check_launch("shade_ftb_kernel");
 }
 

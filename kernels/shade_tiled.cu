@@ -69,35 +69,48 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
     return __any_sync(0xffffffffu, mine);
 }
 
+/// Blends hit i of the chunk into the thread's ROWS pixels (registers); the
+/// coverage tables give d2 with one add a pixel.
+template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
+__device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShared<THREADS, VARIANT, TILE>& sh) {
+    const float4 col = sh.list.color(i);
+    const float dx2 = sh.tab.dx2[i][s.lx];
+    float dy2[ROWS];
+    load_rows<ROWS>(&sh.tab.dy2[i][s.ly0], dy2);
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        const float d2 = add_rn(dx2, dy2[r]);
+        if (d2 <= col.w) {  // false for NaN: outside an extreme circle's box
+            float4& a = s.acc[r];
+            if (SNOW) {
+                const float4 geom = sh.list.geom(i);
+                blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2, geom.z, col.x));
+            } else {
+                a.x = fmaf(.5f, a.x, col.x);
+                a.y = fmaf(.5f, a.y, col.y);
+                a.z = fmaf(.5f, a.z, col.z);
+                a.w += .5f;
+            }
+        }
+    }
+}
+
 /// Step 3: every thread walks the shared list in order and blends the hits
-/// into its ROWS pixels (registers). All threads read the same list entry;
-/// the coverage tables give d2 with one add a pixel.
+/// into its ROWS pixels. All threads read the same list entry (a
+/// broadcast). With strip masks a thread walks only its mask's bits, lowest
+/// (earliest) first; lanes then read different entries.
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileGrid& g,
                                            const TileShared<THREADS, VARIANT, TILE>& sh) {
-    for (int i = 0; i < hits; ++i) {
-        const float4 col = sh.list.color(i);
-        if ((VARIANT & kWarpCull) && !warp_needs(s, sh.list.geom(i), g)) continue;  // warp-uniform
-        if constexpr ((VARIANT & kRowCull) != 0)
-            if (row_mask_skips<TILE, ROWS>(sh.list.geom(i).w)) continue;  // warp-uniform
-        const float dx2 = sh.tab.dx2[i][s.lx];
-        float dy2[ROWS];
-        load_rows<ROWS>(&sh.tab.dy2[i][s.ly0], dy2);
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) {
-            const float d2 = add_rn(dx2, dy2[r]);
-            if (d2 <= col.w) {  // false for NaN: outside an extreme circle's box
-                float4& a = s.acc[r];
-                if (SNOW) {
-                    const float4 geom = sh.list.geom(i);
-                    blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2, geom.z, col.x));
-                } else {
-                    a.x = fmaf(.5f, a.x, col.x);
-                    a.y = fmaf(.5f, a.y, col.y);
-                    a.z = fmaf(.5f, a.z, col.z);
-                    a.w += .5f;
-                }
-            }
+    if constexpr ((VARIANT & kStripMask) != 0) {
+        for (unsigned long long m = strip_hits(sh); m != 0; m &= m - 1)
+            blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, __ffsll(static_cast<long long>(m)) - 1, sh);
+    } else {
+        for (int i = 0; i < hits; ++i) {
+            if ((VARIANT & kWarpCull) && !warp_needs(s, sh.list.geom(i), g)) continue;  // warp-uniform
+            if constexpr ((VARIANT & kRowCull) != 0)
+                if (row_mask_skips<TILE, ROWS>(sh.list.geom(i).w)) continue;  // warp-uniform
+            blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, i, sh);
         }
     }
 }
@@ -178,24 +191,32 @@ void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g
     check_launch("shade_tiles_kernel<tiled, teaching variant>");
 }
 
+/// The 16x16, 4-row kernel with row culling or strip masks (CULL).
+template <bool SNOW, int CULL>
+void launch_culled(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg, bool persistent,
+                   unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
+    if (persistent)
+        shade_tiles_kernel<16, 4, SNOW, true, CULL><<<blocks, 64, 0, s>>>(c, lists, g, image, bg, counter, order);
+    else
+        shade_tiles_kernel<16, 4, SNOW, false, CULL><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
+    check_launch(CULL == kStripMask ? "shade_tiles_kernel<strip masks>" : "shade_tiles_kernel<row culling>");
+}
+
 template <int TILE, int R, bool SNOW>
 void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
                     bool persistent, unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
-    const bool row_cull = (variant & kRowCull) && TILE == 16 && R == 4;  // other shapes: one warp spans the tile
-    variant &= ~kRowCull;
+    const int cull = TILE == 16 && R == 4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
+    variant &= ~(kRowCull | kStripMask);
     if (variant != 0) {
         if (TILE != 16 || R != 4 || persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
                                         "kernel with tile=16 and rows=4 only");
         launch_teaching_variant<SNOW>(c, lists, g, image, bg, variant, s);
-    } else if (row_cull) {
+    } else if (cull != 0) {
         if constexpr (TILE == 16 && R == 4) {
-            if (persistent)
-                shade_tiles_kernel<16, 4, SNOW, true, kRowCull><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);
-            else
-                shade_tiles_kernel<16, 4, SNOW, false, kRowCull><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
-            check_launch("shade_tiles_kernel<row culling>");
+            if (cull & kStripMask) launch_culled<SNOW, kStripMask>(c, lists, g, image, bg, persistent, counter, order, blocks, s);
+            else launch_culled<SNOW, kRowCull>(c, lists, g, image, bg, persistent, counter, order, blocks, s);
         }
     } else if (persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);

@@ -34,19 +34,38 @@ void launch_advance(CircleArrays c, int motion, cudaStream_t s);
 /// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
 /// the SoA arrays (which the advance stage just moved).
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
-/// Stage "bin.count": writes the number of tiles the bounding box of each
-/// circle in [begin, end) overlaps to counts[i - begin] (begin is 0 in the
-/// renderer, so counts is indexed by circle). Reads the packed geom.
-void launch_bin_count(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                      unsigned long long* counts, cudaStream_t s);
-/// Stage "bin.fill": writes (tile id, circle index) pairs of circles
+/// The number of bins (tiles of `g`) the bounding box of circle i overlaps:
+/// the conservative test of binning (its count, as an input iterator of
+/// stage bin.scan, and bin.fill's pairs). Reads the packed geom; device only.
+struct BinsOfCircle {
+    const float4* geom;
+    TileGrid g;
+#ifdef __CUDACC__
+    __device__ unsigned long long operator()(int64_t i) const {
+        const float4 geo = geom[i];
+        return static_cast<unsigned long long>(
+            tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), g.tile).count());
+    }
+#endif
+};
+/// bin.split's tile masks ride in the pair keys: bits 0..15 hold the bin id
+/// (so at most kSplitBinIds - 1 bins, the padding key's low bits being
+/// kSplitBinIds), bits kSplitMaskShift.. one bit per tile of the bin.
+constexpr int kSplitMaskShift = 16;
+constexpr unsigned int kSplitBinIds = 0xffffu;
+
+/// Stage "bin.fill": writes (bin id, circle index) pairs of circles
 /// [begin, end) at positions offsets[i] - base (offsets indexed by circle),
-/// only those below `limit` (the pair buffers' capacity).
+/// only those below `limit` (the pair buffers' capacity). The bins are the
+/// tiles of `g`. `split_coarse` (2 or 4; 0 = none): bin.split will split
+/// these bins of split_coarse x split_coarse tiles, so each key also gets
+/// the mask of the bin's tiles the circle's box overlaps (kSplitMaskShift;
+/// std::invalid_argument past kSplitBinIds - 1 bins).
 /// `per_thread` selects the earlier one-thread-per-circle fill (each lane
 /// writes its own circle's pairs: uncoalesced stores), kept for teaching.
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
                      const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
-                     unsigned int* keys, int* values, bool per_thread, cudaStream_t s);
+                     int split_coarse, unsigned int* keys, int* values, bool per_thread, cudaStream_t s);
 /// Part of stage "bin.fill" for speculative batches: writes the largest key
 /// and circle 0 into pair slots [*total, capacity) of keys/values (`total`
 /// on the device; `tail_hint`, the expected number of such slots, only sizes
@@ -55,9 +74,10 @@ void launch_bin_prepare(const unsigned long long* total, unsigned long long capa
                         unsigned int* keys, int* values, cudaStream_t s);
 /// Stage "bin.ranges": tile_start/tile_end of each of `tiles` tiles in the
 /// sorted keys[0, pairs) (padding keys, 0xffffffff, may end them; tiles with
-/// no pairs get start == end).
-void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs, int tiles, unsigned int* tile_start,
-                       unsigned int* tile_end, cudaStream_t s);
+/// no pairs get start == end). `split_masks`: the keys carry bin.split's
+/// masks above the bin id (launch_bin_fill's split_coarse).
+void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs, int tiles, bool split_masks,
+                       unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
 /// Stage "bin.compact" (scenes with few circles x bins): one thread block
 /// per bin of `bins` writes the indices of the circles whose pixel box
@@ -96,10 +116,12 @@ struct TileLists {
 
 /// Stage "bin.split" (two-level binning's second level): splits the lists
 /// of `bins` (bins of bins.coarse x bins.coarse tiles, 2 or 4, as from
-/// bin.ranges or bin.compact) into one list per tile of `tiles`, in input
-/// order: out[] (bins.coarse^2 x the bins' list entries) and
-/// tile_start/tile_end per tile. Other bin sizes throw std::invalid_argument.
-void launch_bin_split(const DeviceCircles& c, const TileGrid& tiles, const TileLists& bins, int* out,
+/// bin.ranges) into one list per tile of `tiles`, in input order, reading
+/// each entry's tile mask from its sorted key (`keys`, filled with
+/// split_coarse = bins.coarse): out[] (bins.coarse^2 x the bins' list
+/// entries) and tile_start/tile_end per tile. Other bin sizes throw
+/// std::invalid_argument.
+void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, int* out,
                       unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
@@ -131,10 +153,11 @@ int persistent_block_count(int tile, int rows, ShadeMode shade);
 /// (C, T) between launches and may be null when first && last.
 /// `from_background` (only with first && last): the image is not read; the
 /// background is composed in directly (the frame's deferred clear).
-/// `row_cull`: warps skip listed circles that cover none of their rows
-/// (CudaOptions::row_cull).
+/// `cull`: kShadeRowCull (warps skip listed circles that cover none of
+/// their rows, CudaOptions::row_cull), kShadeStripMask (threads blend only
+/// the hits marked on their strip's mask, CudaOptions::strips) or 0.
 void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, bool row_cull, cudaStream_t s);
+                      bool last, bool from_background, int cull, cudaStream_t s);
 
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);
@@ -143,8 +166,10 @@ void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int he
 void launch_shade_unordered(const DeviceCircles& c, float4* image, int width, int height,
                             cudaStream_t s);
 
-/// Device-side sum of counts[n-1] + offsets[n-1] into *total (1 thread).
-void launch_total(const unsigned long long* counts, const unsigned long long* offsets, int64_t n,
+/// Part of stage bin.scan: the pair total, offsets[n-1] plus the last
+/// circle's bin count (BinsOfCircle over the tiles of `g`), into *total on
+/// the device (1 thread).
+void launch_total(const DeviceCircles& c, const TileGrid& g, const unsigned long long* offsets,
                   unsigned long long* total, cudaStream_t s);
 
 }  // namespace cr

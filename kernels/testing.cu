@@ -65,13 +65,19 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
         return listing_of(g, bins.tile_start, bins.tile_end, lists, uint64_t(g.tile_count()) * uint64_t(c.count));
     }
     bins.count_and_scan(c, g, s, nullptr);
+    // The stream is non-blocking: cudaMemcpy on the default stream does not
+    // wait for it, so wait here (without this, a large scene's total was read
+    // before bin.scan had written it).
+    CR_CUDA(cudaStreamSynchronize(s));
     const unsigned long long pairs = to_host(bins.total, 1)[0];
-    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, &tally, s, nullptr);
+    const int split = path == BinPath::SortedSplit ? coarse : 0;
+    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, split, &tally, s,
+                                              nullptr);
     if (path == BinPath::SortedSplit) {
         TileLists per_bin{sorted, bins.tile_start.get(), bins.tile_end.get(), c.count};
         per_bin.coarse = coarse;
         per_bin.bins_x = g.tiles_x;
-        const TileLists per_tile = bins.split(c, tiles, per_bin, pairs, &tally, s, nullptr);
+        const TileLists per_tile = bins.split(tiles, per_bin, pairs, &tally, s, nullptr);
         CR_CUDA(cudaStreamSynchronize(s));
         return listing_of(tiles, bins.split_start, bins.split_end, per_tile.list, pairs * uint64_t(coarse) * coarse);
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <climits>
+#include <type_traits>
 
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_renderer.h"
@@ -29,6 +30,8 @@ constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull, kShuffle
 /// covered, dy2[r] <= r*r) replaces geom.w, and a warp skips a hit with no
 /// bit in its rows (row_mask_skips).
 constexpr int kRowCull = kShadeRowCull;
+/// Strip masks: see StripMasks.
+constexpr int kStripMask = kShadeStripMask;
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive
@@ -78,6 +81,25 @@ struct CoverageTables {
     alignas(16) float center_y[TILE];  ///< pixel centers of the tile's columns and rows
 };
 
+/// Strip masks (VARIANT kStripMask; 16x16 tiles, 4 rows a thread, so 64
+/// threads, 64 hits a chunk at most, one bit each). A thread's strip is its
+/// own pixels, 1 column x 4 rows; strip t belongs to thread t. A hit whose
+/// pixel box overlaps at most kMaxStrips strips of the tile sets its bit on
+/// each of their masks (shared-memory atomicOr; the box is conservative,
+/// so a hit is never missing from a strip it covers); a larger hit sets its
+/// bit on `broad`, which every strip reads. A thread then blends only the
+/// hits on strip[t] | broad, in bit order, which is input order: for a tiny
+/// circle (micro2M: ~3 pixels) it looks at a few hits of the chunk instead
+/// of all of them. Each thread clears its own mask, and thread 0 clears
+/// `broad`, before the chunk's scan barrier; the bits are set after it and
+/// read after the barrier that completes the list.
+struct StripMasks {
+    static constexpr int kMaxStrips = 8;
+    unsigned long long strip[64];
+    unsigned long long broad;
+};
+struct NoStripMasks {};
+
 /// The block's shared memory.
 template <int THREADS, int VARIANT, int TILE>
 struct TileShared {
@@ -85,7 +107,32 @@ struct TileShared {
     CoverageTables<THREADS, TILE> tab;
     int warp_totals[2][THREADS / 32];  ///< the block scan's scratch, one per chunk parity
     int tile;                    ///< persistent: the tile taken from the counter
+    std::conditional_t<(VARIANT & kStripMask) != 0, StripMasks, NoStripMasks> masks;
 };
+
+/// Marks hit `pos` (pixel box `box`) on the masks of the strips of tile (tx,
+/// ty) its box overlaps, or on `broad` when that is more than kMaxStrips.
+template <int TILE>
+__device__ __forceinline__ void mark_strips(StripMasks& m, const PixelBox& box, int tx, int ty, int pos) {
+    static_assert(TILE == 16, "strip masks need 16x16 tiles, 4 rows a thread (64 strips)");
+    const int x0 = max(box.min_x - tx * TILE, 0), x1 = min(box.max_x - tx * TILE, TILE);
+    const int y0 = max(box.min_y - ty * TILE, 0), y1 = min(box.max_y - ty * TILE, TILE);
+    const unsigned long long bit = 1ull << pos;
+    if (x0 >= x1 || y0 >= y1) return;  // cannot happen for a hit (its box overlaps the tile)
+    const int s0 = y0 / 4, s1 = (y1 - 1) / 4 + 1;  // strips of 4 rows
+    if ((x1 - x0) * (s1 - s0) > StripMasks::kMaxStrips) {
+        atomicOr(&m.broad, bit);
+        return;
+    }
+    for (int s = s0; s < s1; ++s)
+        for (int x = x0; x < x1; ++x) atomicOr(&m.strip[s * TILE + x], bit);
+}
+
+/// The hits thread t blends (strip masks): bit i for hit i of the chunk.
+template <int THREADS, int VARIANT, int TILE>
+__device__ __forceinline__ unsigned long long strip_hits(const TileShared<THREADS, VARIANT, TILE>& sh) {
+    return sh.masks.strip[threadIdx.x] | sh.masks.broad;
+}
 
 /// Before a tile's first chunk: threads 0..TILE-1 write the column centers,
 /// TILE..2*TILE-1 the row centers (the block scan's barriers in compact_chunk
@@ -199,6 +246,7 @@ __device__ __forceinline__ Candidate load_candidate(const DeviceCircles& c, cons
 template <int THREADS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candidate& cand, const TileGrid& g,
                                              int tx, int ty, int64_t chunk, TileShared<THREADS, VARIANT, TILE>& sh) {
+    static_assert((VARIANT & kStripMask) == 0 || THREADS == 64, "strip masks: 64 threads, 64 hits a chunk");
     const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
     int flag = 0;
     const int circle = cand.circle;
@@ -207,6 +255,10 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
     if (circle >= 0) {
         box = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
         flag = circle_touches_tile(geo.x, geo.y, geo.z, box, g, tx, ty, inv_w, inv_h) ? 1 : 0;
+    }
+    if constexpr ((VARIANT & kStripMask) != 0) {  // before the scan's barrier (see StripMasks)
+        sh.masks.strip[threadIdx.x] = 0ull;
+        if (threadIdx.x == 0) sh.masks.broad = 0ull;
     }
     int hits = 0;
     int* scratch = sh.warp_totals[chunk & 1];
@@ -230,6 +282,7 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
         }
         float4 listed = geo;
         if (VARIANT & kRowCull) listed.w = __uint_as_float(row_mask<TILE>(ry, col.w));
+        if constexpr ((VARIANT & kStripMask) != 0) mark_strips<TILE>(sh.masks, box, tx, ty, pos);
         sh.list.put(pos, listed, col);
     }
     return hits;

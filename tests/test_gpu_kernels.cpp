@@ -1,8 +1,10 @@
 // GPU kernels against cpuref (label `gpu`; every test skips, reported as
 // skipped, where no CUDA device exists). Rule: every R, G, B within 1e-4,
 // alpha not compared, at most 5 pixels beyond (compare_images' default).
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -275,7 +277,8 @@ TEST(GpuLaterFrames, StaticScenesRepeatTheFirstFrameExactly) {
             CpuRefRenderer ref;
             const Image want = render_last(ref, make_scene(scene, 5), w, h, 1);
             for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-            for (const char* bins : {"bins=auto", "bins=sort", "rowcull=on,coarse=2", "rowcull=off,coarse=1",
+            for (const char* bins : {"bins=auto", "bins=sort", "rowcull=on,coarse=2", "rowcull=off,strips=off,coarse=1",
+                                     "strips=on,coarse=2,bins=sort", "strips=on,coarse=1",
                                      "bins=sort,coarse=4,split=on", "bins=sort,coarse=2,split=off"}) {
                 auto r = make_cuda_renderer(k, parse_cuda_options(bins));
                 const Image got = render_frames(*r, make_scene(scene, 5), w, h, 3);
@@ -298,8 +301,9 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     const Scene s = make_scene("hypnosis", 0);
     CpuRefRenderer ref;
     ref.setup(s, 200, 150);
-    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
-        CudaOptions o = parse_cuda_options("spec=tight,direct=0,bins=sort");
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+    for (const char* opts : {"spec=tight,direct=0,bins=sort", "spec=tight,direct=0,bins=sort,strips=on"}) {
+        CudaOptions o = parse_cuda_options(opts);
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
         ref.setup(s, 200, 150);
@@ -311,13 +315,66 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
             r->advance();
             r->render();
             const CompareStats st = compare_images(r->image(), ref.image());
-            ASSERT_TRUE(st.pass) << r->name() << " frame " << f << ": " << describe(st);
+            ASSERT_TRUE(st.pass) << r->name() << " " << opts << " frame " << f << ": " << describe(st);
             if (k != KernelKind::FrontToBack) {
-                ASSERT_EQ(differing_floats(r->image(), ref.image()), 0) << r->name() << " frame " << f;
+                ASSERT_EQ(differing_floats(r->image(), ref.image()), 0) << r->name() << " " << opts << " frame " << f;
             }
         }
         EXPECT_GE(r->work().binning_redos, 5) << r->name();
     }
+}
+
+TEST(GpuStripMasks, HostileScenesStayExact) {
+    REQUIRE_GPU();
+    // Strip masks forced on (direct=0 so the tiny scenes are binned): extreme
+    // circles (their boxes, not their rims, bound the masks), radius 0,
+    // rims on tile edges, circles larger than the picture (broad hits), 5000
+    // circles on one tile, and batches. Exact kernels: every float equals
+    // cpuref's; ftb within its bound.
+    Scene pile;
+    pile.name = "pile";
+    for (int i = 0; i < 5000; ++i) {
+        const float t = i / 5000.f;
+        pile.x.push_back(.05f + .01f * t); pile.y.push_back(.05f + .005f * t); pile.z.push_back(t);
+        pile.vx.push_back(0); pile.vy.push_back(0); pile.vz.push_back(0);
+        pile.radius.push_back(.002f + .01f * t);
+        pile.r.push_back(t); pile.g.push_back(1 - t); pile.b.push_back(.5f);
+    }
+    const std::pair<Scene, std::pair<int, int>> cases[] = {
+        {custom({{1e6f, 1e6f, 1.f, 1, 0, 0, 0}, {-1e6f, .5f, 1e6f + .3f, 0, 1, 0, 0}, {.5f, .5f, .1f, 0, 0, 1, 0}}), {64, 64}},
+        {custom({{2.5f / 8, 3.5f / 8, 0.f, 1, 0, 0, 0}}), {8, 8}},
+        {custom({{16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}, {.5f, .5f, .25f, 0, 1, 1, 0}, {.5f, .5f, 3.f, .2f, .3f, .4f, 0}}), {64, 64}},
+        {pile, {256, 256}},
+        {make_scene("micro2M", 2), {257, 129}},
+        {make_scene("rand10k", 4), {300, 200}}};
+    for (const auto& [scene, size] : cases) {
+        const auto [w, h] = size;
+        CpuRefRenderer ref;
+        const Image want = render_last(ref, scene, w, h, 1);
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+            for (const char* opts : {"strips=on,direct=0", "strips=on,direct=0,batch=5000,spec=off"}) {
+                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+                const Image got = render_last(*r, scene, w, h, 1);
+                const CompareStats st = compare_images(got, want);
+                EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
+                if (k != KernelKind::FrontToBack) {
+                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << opts << " " << scene.name;
+                }
+            }
+    }
+}
+
+/// The device image of `r` (gpu_image(), the GUI's view), copied to the host.
+Image device_image(Renderer& r, int w, int h) {
+    const GpuImage g = r.gpu_image();
+    Image out;
+    out.width = w;
+    out.height = h;
+    out.data.resize(size_t(w) * h * 4);
+    if (cudaStreamSynchronize(static_cast<cudaStream_t>(g.stream)) != cudaSuccess ||
+        cudaMemcpy(out.data.data(), g.pixels, out.data.size() * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+        ADD_FAILURE() << "reading gpu_image() failed";
+    return out;
 }
 
 TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
@@ -330,16 +387,58 @@ TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
     ref.render();
     ref.render();  // a second render with no clear blends over the first
     const Image twice = ref.image();
-    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
-        auto r = make_cuda_renderer(k, CudaOptions{});
-        r->setup(s, 64, 48);
-        r->clear();
-        EXPECT_EQ(differing_floats(r->image(), background), 0) << r->name() << ": clear, then image()";
-        r->clear();
-        r->render();
-        r->render();
-        const CompareStats st = compare_images(r->image(), twice);
-        EXPECT_TRUE(st.pass) << r->name() << ": clear, render, render: " << describe(st);
+    // the direct path, the sorted path (with bin.split) and strip masks
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+        for (const char* opts : {"", "bins=sort,direct=0", "bins=sort,direct=0,coarse=4,split=on,strips=on"}) {
+            auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+            r->setup(s, 64, 48);
+            r->clear();
+            EXPECT_EQ(differing_floats(r->image(), background), 0) << r->name() << " " << opts << ": clear, then image()";
+            r->render();
+            r->clear();  // deferred again: gpu_image() must run it
+            EXPECT_EQ(differing_floats(device_image(*r, 64, 48), background), 0)
+                << r->name() << " " << opts << ": render, clear, then gpu_image()";
+            r->clear();
+            r->render();
+            r->render();
+            const CompareStats st = compare_images(r->image(), twice);
+            EXPECT_TRUE(st.pass) << r->name() << " " << opts << ": clear, render, render: " << describe(st);
+        }
+}
+
+TEST(GpuLaterFrames, StageTimesOfARedoneFrameAddUp) {
+    REQUIRE_GPU();
+    // spec=tight: every frame of the growing scene is binned twice; the
+    // host's wait between the passes counts in the redo's first stage
+    // (StageTimeline::reopen). Each stage is listed once (passes added up),
+    // no time is negative, and the stages add up to no more than the host's
+    // own clock around the frame.
+    const Scene s = make_scene("hypnosis", 0);
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::FrontToBack}) {
+        auto r = make_cuda_renderer(k, parse_cuda_options("spec=tight,direct=0,bins=sort"));
+        r->setup(s, 200, 150);
+        int redone = 0;  // frames binned twice, whose stage times were checked
+        for (int f = 0; f < 8; ++f) {
+            const long long redos_before = r->work().binning_redos;
+            const auto t0 = std::chrono::steady_clock::now();
+            r->clear();
+            r->advance();
+            r->render();
+            const std::vector<StageTime> times = r->timings();
+            const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::map<std::string, int> seen;
+            double sum = 0;
+            for (const StageTime& st : times) {
+                EXPECT_GE(st.ms, 0.0) << r->name() << " " << st.name;
+                ++seen[st.name];
+                sum += st.ms;
+            }
+            for (const char* stage : {"clear", "advance", "bin.scan", "bin.fill", "bin.sort", "bin.ranges", "shade"})
+                EXPECT_EQ(seen[stage], 1) << r->name() << " frame " << f << " " << stage;
+            EXPECT_LE(sum, host_ms + 0.01) << r->name() << " frame " << f;
+            redone += r->work().binning_redos > redos_before;
+        }
+        EXPECT_GE(redone, 2) << r->name();  // 2 of the first 6 frames on the H200
     }
 }
 

@@ -128,9 +128,13 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
             if (k.compact)
                 expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::Compact),
                                   host_bins(s, k.w, k.h, 16 * coarse), what + " compact, bins of " + std::to_string(coarse));
-        for (int coarse : {2, 4})
+        for (int coarse : {2, 4}) {
+            const std::string bins = " bins of " + std::to_string(coarse);
+            expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::Sorted), host_bins(s, k.w, k.h, 16 * coarse),
+                              what + " sorted" + bins);
             expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::SortedSplit), host_bins(s, k.w, k.h, 16),
-                              what + " split from bins of " + std::to_string(coarse));
+                              what + " split from" + bins);
+        }
     }
 }
 
