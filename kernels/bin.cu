@@ -25,8 +25,10 @@
 //              blending order correct without any atomics on pixels.
 //   bin.ranges one warp per bin boundary finds where the bin's run starts
 //              in the sorted keys, by a 32-way search (bin_ranges_kernel).
-//   bin.split  (bins of C x C tiles, exact kernels) one block per bin
-//              splits its list into its tiles' lists, in order.
+//   bin.split  (bins of C x C tiles; exact kernels, and ftb on snow) one
+//              block per bin splits its list into its tiles' lists, in
+//              order, from tile masks bin.fill put in the keys above the
+//              bin id (bin_split_kernel).
 //
 // Speculative capacity. The pair total is known only on the device after
 // bin.scan; sizing the sort with it would mean waiting for it on the host
@@ -39,7 +41,7 @@
 // renderer bins it again at the right size.
 //
 // Scenes whose circles x bins product is small (CudaOptions::compact_limit)
-// skip count, scan, fill, sort and ranges: stage bin.compact lists each
+// skip scan, fill, sort and ranges: stage bin.compact lists each
 // bin's circles with one thread block per bin, in input order, by block
 // compaction (bin_compact_kernel below): the two-level scheme's coarse
 // level without a global sort.
@@ -233,7 +235,7 @@ constexpr int kBinThreads = 1024, kBinItems = 4;
 /// circles in input order, kBinItems consecutive circles a thread per chunk
 /// (a warp reads 32 x 64 contiguous bytes of geom: every byte fetched is
 /// used). Each thread counts its circles whose pixel box overlaps the bin's
-/// pixel rectangle (conservative, like bin.count; the shading's exact test
+/// pixel rectangle (conservative, like bin.scan's counts; the shading's exact test
 /// follows), the block-level exclusive scan of the counts
 /// (block_exclusive_scan) gives each thread where its hits go, and the hits
 /// are written in input order to the bin's region lists[b * n, b * n + n).
@@ -358,7 +360,7 @@ void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGri
                      int split_coarse, unsigned int* keys, int* values, bool per_thread, cudaStream_t s) {
     if (end <= begin) return;
     if (split_coarse != 0 && (split_coarse * split_coarse > 32 - kSplitMaskShift || g.tile_count() > int(kSplitBinIds)))
-        throw std::invalid_argument("launch_bin_fill: split masks need bins of 2x2 or 4x4 tiles and at most 65535 bins");
+        throw std::invalid_argument("launch_bin_fill: split masks need bins of 2x2 or 4x4 tiles and at most 65535 bins (kSplitBinIds)");
     if (per_thread) {
         bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit,
                                                                                 split_coarse, keys, values);

@@ -1,7 +1,7 @@
 // The CUDA renderer's host side: it owns the per-stage buffer groups
 // (kernels/frame_state.h), queues the frame's stages on one stream in frame
-// order (clear -> advance -> bin.pack -> bin.count/scan/fill/sort/ranges ->
-// shade), and times each with cudaEvents (kernels/stage_timeline.h). The
+// order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges/split or
+// bin.compact -> shade), and times each with cudaEvents (kernels/stage_timeline.h). The
 // kernels live one stage a file (clear.cu, advance.cu, bin.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
 #include <cub/device/device_radix_sort.cuh>
@@ -85,7 +85,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
     plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
     // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
-    const bool masks_fit = make_tile_grid(g.width, g.height, g.tile * plan.coarse).tile_count() < int(kSplitBinIds);
+    const bool masks_fit = make_tile_grid(g.width, g.height, g.tile * plan.coarse).tile_count() <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
     return plan;
 }
@@ -216,6 +216,7 @@ public:
         }
         w.circle_tile_pairs = last_pairs_;
         w.binning_redos = speculation_misses_;
+        w.path = path_description();
         // an upper bound: every tile of a bin tests the bin's list (after
         // bin.split each tile tests only its own, fewer)
         const long long per_pair = last_binned_ ? static_cast<long long>(plan_.coarse) * plan_.coarse : 1;
@@ -233,6 +234,16 @@ public:
     }
 
 private:
+    /// WorkCounts::path of the last frame, from the plan.
+    std::string path_description() const {
+        if (!last_binned_) return "no binning";
+        const std::string bins = std::to_string(plan_.coarse) + "x" + std::to_string(plan_.coarse) + "-tile bins";
+        std::string p = plan_.compact ? "bin.compact, " + bins : "sorted " + bins + (plan_.split ? ", split" : "");
+        if (plan_.strips) p += "; strip masks";
+        if (plan_.row_cull) p += "; row culling";
+        return p;
+    }
+
     bool binned_kind() const {
         return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent || kind_ == KernelKind::FrontToBack;
     }

@@ -77,8 +77,12 @@ struct CudaOptions {
     /// Row culling in the 16x16, 4-row kernels (tiled, persistent, ftb): a
     /// warp skips a listed circle that covers none of its 8 pixel rows
     /// (cheap with the per-circle row mask; worth it for small circles).
-    /// Auto: on when circles span few tiles (kRowCullTiles). CR_CUDA_OPTIONS
-    /// rowcull=auto|on|off.
+    /// Auto: on for the exact kernels when circles span few tiles
+    /// (kRowCullTiles) and strip masks are off. CR_CUDA_OPTIONS
+    /// rowcull=auto|on|off. These culling switches only act where the
+    /// kernel has that shape (16x16 tiles, 4 rows a thread, no teaching
+    /// variant) and the frame is binned; elsewhere on is ignored, as
+    /// WorkCounts::path shows. strips=on wins over rowcull=on.
     Choice row_cull = Choice::Auto;
     /// Strip masks in the 16x16, 4-row kernels (tiled, persistent, ftb):
     /// each chunk's small hits are marked, one bit each, on the 64-bit masks
@@ -90,8 +94,10 @@ struct CudaOptions {
     Choice strips = Choice::Auto;
     /// Two-level binning: after sorting circles into bins of 2x2 or 4x4
     /// tiles, stage bin.split lists each tile's circles (one block per bin,
-    /// no second sort). Auto: for tiled and persistent. CR_CUDA_OPTIONS
-    /// split=auto|on|off.
+    /// no second sort). Auto: for tiled and persistent, and for ftb on snow
+    /// scenes. On is ignored where there is nothing to split (single-tile
+    /// bins, bin.compact) or more than kSplitBinIds bins (the masks' keys
+    /// hold a 16-bit bin id). CR_CUDA_OPTIONS split=auto|on|off.
     Choice split = Choice::Auto;
 };
 

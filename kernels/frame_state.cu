@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/frame_state.h"
@@ -123,6 +124,7 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), split_coarse != 0, tile_start.get(), tile_end.get(),
                       stream);
     sorted_keys = k.Current();
+    sorted_split_coarse = split_coarse;
     return v.Current();
 }
 
@@ -136,6 +138,9 @@ const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, Device
 
 TileLists BinBuffers::split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
                             cudaStream_t stream, StageTimeline* timeline) {
+    if (!sorted_keys || sorted_split_coarse != bins.coarse)
+        throw std::logic_error("bin.split: the sorted keys carry no tile masks for bins of " + std::to_string(bins.coarse) +
+                               "x" + std::to_string(bins.coarse) + " tiles (fill_sort_ranges' split_coarse)");
     const uint64_t slots = std::max<uint64_t>(1, entries * uint64_t(bins.coarse) * uint64_t(bins.coarse));
     if (slots > UINT32_MAX) throw std::invalid_argument("bin.split: more than 2^32 list entries");
     split_lists.reserve("bin.split_lists", slots, tally, 1.25);

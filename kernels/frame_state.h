@@ -71,8 +71,10 @@ struct BinBuffers {
     const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
                                 int split_coarse, DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
 
-    /// The sorted keys of the last fill_sort_ranges (device).
+    /// The sorted keys of the last fill_sort_ranges (device), and the
+    /// split_coarse they were filled with.
     const unsigned int* sorted_keys = nullptr;
+    int sorted_split_coarse = 0;
 
     /// Stage bin.compact instead of all of the above, for scenes where
     /// circles x bins is small: sizes the lists (bins x circles ints) and
@@ -86,7 +88,8 @@ struct BinBuffers {
     /// its buffers and splits every bin's list into its tiles' lists, in
     /// input order, from the tile masks in sorted_keys. Returns the per-tile
     /// lists of the grid `tiles` (coarse 1; the overflow check of `bins`
-    /// carried over).
+    /// carried over). Throws std::logic_error when the last fill did not
+    /// put masks for bins of bins.coarse tiles in the keys.
     TileLists split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
                     cudaStream_t stream, StageTimeline* timeline);
 

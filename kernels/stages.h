@@ -49,8 +49,8 @@ struct BinsOfCircle {
 #endif
 };
 /// bin.split's tile masks ride in the pair keys: bits 0..15 hold the bin id
-/// (so at most kSplitBinIds - 1 bins, the padding key's low bits being
-/// kSplitBinIds), bits kSplitMaskShift.. one bit per tile of the bin.
+/// (so at most kSplitBinIds bins: every id stays below the padding key's low
+/// bits, kSplitBinIds), bits kSplitMaskShift.. one bit per tile of the bin.
 constexpr int kSplitMaskShift = 16;
 constexpr unsigned int kSplitBinIds = 0xffffu;
 
@@ -60,7 +60,7 @@ constexpr unsigned int kSplitBinIds = 0xffffu;
 /// tiles of `g`. `split_coarse` (2 or 4; 0 = none): bin.split will split
 /// these bins of split_coarse x split_coarse tiles, so each key also gets
 /// the mask of the bin's tiles the circle's box overlaps (kSplitMaskShift;
-/// std::invalid_argument past kSplitBinIds - 1 bins).
+/// std::invalid_argument past kSplitBinIds bins).
 /// `per_thread` selects the earlier one-thread-per-circle fill (each lane
 /// writes its own circle's pairs: uncoalesced stores), kept for teaching.
 void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,

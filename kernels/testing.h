@@ -20,7 +20,7 @@ struct BinListing {
 
 /// The binning path gpu_bin_lists runs (the renderer's paths, kernels/bin.cu).
 enum class BinPath {
-    Sorted,       ///< bin.count, bin.scan, bin.fill, bin.sort, bin.ranges
+    Sorted,       ///< bin.scan, bin.fill, bin.sort, bin.ranges
     Compact,      ///< bin.compact
     SortedSplit,  ///< the sorted stages on bins of coarse x coarse tiles, then bin.split
 };

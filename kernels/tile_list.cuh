@@ -92,7 +92,11 @@ struct CoverageTables {
 /// circle (micro2M: ~3 pixels) it looks at a few hits of the chunk instead
 /// of all of them. Each thread clears its own mask, and thread 0 clears
 /// `broad`, before the chunk's scan barrier; the bits are set after it and
-/// read after the barrier that completes the list.
+/// read after the barrier that completes the list. The clear of the next
+/// chunk is safe only because a barrier follows every chunk's blending
+/// (shade_tiled.cu's second __syncthreads, ftb's __syncthreads_and at the
+/// top of its loop): without it thread 0 could clear `broad` while others
+/// still read it.
 struct StripMasks {
     static constexpr int kMaxStrips = 8;
     unsigned long long strip[64];

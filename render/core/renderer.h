@@ -35,6 +35,9 @@ struct WorkCounts {
     /// Frames binned twice since setup because they had more circle-tile
     /// pairs than the speculative capacity (CUDA renderer; kernels/bin.cu).
     long long binning_redos = 0;
+    /// How the last frame was binned and shaded (CUDA tiled kernels), e.g.
+    /// "sorted 4x4-tile bins, split; strip masks"; empty elsewhere.
+    std::string path;
 };
 
 /// Circles listed per tile in the last render, for heat maps: tiles_x x
