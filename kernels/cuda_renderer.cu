@@ -28,7 +28,7 @@ namespace {
 
 /// How binning runs for a scene, decided at setup: bins of `coarse` x
 /// `coarse` tiles, listed by bin.compact (one block per bin, no sort) or by
-/// the sorting stages (count, scan, fill, sort, ranges).
+/// the sorting stages (scan, fill, sort, ranges, and split).
 struct BinPlan {
     int coarse = 1;
     bool compact = false;
@@ -36,6 +36,9 @@ struct BinPlan {
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
 };
+
+/// The grid of bins of coarse x coarse tiles of `g`.
+TileGrid coarse_grid(const TileGrid& g, int coarse) { return make_tile_grid(g.width, g.height, g.tile * coarse); }
 
 /// Mean number of tiles of `g` the bounding boxes of up to 4096 evenly
 /// spaced circles of `s` overlap (0 for an empty scene).
@@ -60,7 +63,7 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
 /// enough tiles. The thresholds (cuda_renderer.h) come from `render bench`
 /// on the H200 (docs/PERFORMANCE.md, steps 14-17).
 BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, double mean) {
-    const auto bins = [&](int c) { return static_cast<long long>(make_tile_grid(g.width, g.height, g.tile * c).tile_count()); };
+    const auto bins = [&](int c) { return static_cast<long long>(coarse_grid(g, c).tile_count()); };
     const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits
     const auto fits = [&](int c) { return o.allow_compact && static_cast<long long>(s.count()) * bins(c) <= limit; };
     const int coarse = o.coarse != 0 ? o.coarse : mean >= kCoarseTiles ? 4 : 1;
@@ -85,7 +88,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
     plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
     // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
-    const bool masks_fit = make_tile_grid(g.width, g.height, g.tile * plan.coarse).tile_count() <= int(kSplitBinIds);
+    const bool masks_fit = coarse_grid(g, plan.coarse).tile_count() <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
     return plan;
 }
@@ -118,7 +121,7 @@ public:
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
         plan_ = plan_binning(s, grid_, kind_, opt_);
-        bin_grid_ = make_tile_grid(w, h, grid_.tile * plan_.coarse);
+        bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) bins_.reserve_scene(circles_.count, bin_grid_.tile_count(), &tally_, st);

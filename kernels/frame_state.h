@@ -40,7 +40,8 @@ struct PairBatch {
 };
 
 /// Binning's buffers. Per circle: the exclusive scan of its bin counts
-/// (offsets). Per pair of one batch: tile-id keys and circle-index values,
+/// (offsets). Per pair of one batch: bin-id keys (with bin.split's tile
+/// masks above the id when a split follows) and circle-index values,
 /// each double-buffered for the radix sort. Per tile: the [start, end) run of
 /// its pairs. Plus CUB's scratch and the device-side pair total.
 struct BinBuffers {

@@ -103,16 +103,14 @@ __device__ __forceinline__ Fragment shade_snow_fast(float d2, float r, float inv
 template <bool SNOW, int VARIANT>
 __device__ __forceinline__ void blend_hit_behind(FtbStrip& s, int i, const Shared<VARIANT>& sh) {
     const float4 col = sh.list.color(i);
-    const float dx2 = sh.tab.dx2[i][s.lx];
-    float dy2[kRows];
-    load_rows<kRows>(&sh.tab.dy2[i][s.ly0], dy2);
+    float d2[kRows];
+    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-        const float d2 = add_rn(dx2, dy2[r]);
-        if (!(d2 <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
+        if (!(d2[r] <= col.w) || s.t[r] < kDone) continue;  // NaN: outside an extreme circle's box
         if (SNOW) {
             const float4 geom = sh.list.geom(i);
-            const Fragment f = shade_snow_fast(d2, geom.z, col.y, col.x);
+            const Fragment f = shade_snow_fast(d2[r], geom.z, col.y, col.x);
             const float w = s.t[r] * f.alpha;
             s.c[r] = make_float3(s.c[r].x + w * f.r, s.c[r].y + w * f.g, s.c[r].z + w * f.b);
             s.t[r] *= 1.f - f.alpha;

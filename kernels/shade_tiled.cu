@@ -74,17 +74,15 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShared<THREADS, VARIANT, TILE>& sh) {
     const float4 col = sh.list.color(i);
-    const float dx2 = sh.tab.dx2[i][s.lx];
-    float dy2[ROWS];
-    load_rows<ROWS>(&sh.tab.dy2[i][s.ly0], dy2);
+    float d2[ROWS];
+    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-        const float d2 = add_rn(dx2, dy2[r]);
-        if (d2 <= col.w) {  // false for NaN: outside an extreme circle's box
+        if (d2[r] <= col.w) {  // false for NaN: outside an extreme circle's box
             float4& a = s.acc[r];
             if (SNOW) {
                 const float4 geom = sh.list.geom(i);
-                blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2, geom.z, col.x));
+                blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2[r], geom.z, col.x));
             } else {
                 a.x = fmaf(.5f, a.x, col.x);
                 a.y = fmaf(.5f, a.y, col.y);

@@ -216,6 +216,21 @@ __device__ __forceinline__ void load_rows(const float* row, float (&v)[ROWS]) {
     }
 }
 
+/// The squared distances d2[r] from hit i's center to the thread's ROWS
+/// pixels (column lx, rows ly0..; inside the tile), from the coverage
+/// tables: one add a pixel, the float cpuref computes (NaN outside an
+/// extreme circle's box). The blend loops of shade_tiled.cu and
+/// shade_ftb.cu both start here.
+template <int ROWS, int N, int TILE>
+__device__ __forceinline__ void strip_distances(const CoverageTables<N, TILE>& tab, int i, int lx, int ly0,
+                                                float (&d2)[ROWS]) {
+    const float dx2 = tab.dx2[i][lx];
+    float dy2[ROWS];
+    load_rows<ROWS>(&tab.dy2[i][ly0], dy2);
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) d2[r] = add_rn(dx2, dy2[r]);
+}
+
 /// One thread's circle of a chunk, loaded one chunk ahead (software
 /// pipelining): the loads of chunk k + 1 are issued before chunk k is
 /// compacted and blended, so their latency (a list entry, then its geom
