@@ -9,7 +9,8 @@
 //   4. __syncthreads(); each thread adds the scanned total of the warps
 //      before it and subtracts its own value (inclusive -> exclusive).
 // Every thread of the block must call it (it contains two barriers), also
-// threads with no work: they pass 0. `warp_totals` is shared memory of at
+// threads with no work: they pass 0. T is int by default (unsigned int for
+// sums that may wrap modulo 2^32). `warp_totals` is shared memory of at
 // least T/32 ints. Returns the exclusive prefix; `block_total` gets the sum.
 // A trailing barrier is left to the caller: the scratch is reused only after
 // the caller's next __syncthreads().
@@ -17,34 +18,35 @@
 
 namespace cr {
 
-__device__ __forceinline__ int warp_inclusive_scan(int v) {
+template <class T = int>
+__device__ __forceinline__ T warp_inclusive_scan(T v) {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
-        const int up = __shfl_up_sync(0xffffffffu, v, d);
+        const T up = __shfl_up_sync(0xffffffffu, v, d);
         if (lane >= d) v += up;
     }
     return v;
 }
 
-template <int THREADS>
-__device__ __forceinline__ int block_exclusive_scan(int value, int* warp_totals, int& block_total) {
+template <int THREADS, class T = int>
+__device__ __forceinline__ T block_exclusive_scan(T value, T* warp_totals, T& block_total) {
     static_assert(THREADS >= 32 && THREADS <= 1024 && (THREADS & (THREADS - 1)) == 0,
                   "block size must be a power of two in 32..1024");
     constexpr int kWarps = THREADS / 32;
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
-    const int inclusive = warp_inclusive_scan(value);
+    const T inclusive = warp_inclusive_scan(value);
     if (lane == 31) warp_totals[warp] = inclusive;
     __syncthreads();
     if (warp == 0) {
-        const int t = lane < kWarps ? warp_totals[lane] : 0;
-        const int s = warp_inclusive_scan(t);
+        const T t = lane < kWarps ? warp_totals[lane] : T(0);
+        const T s = warp_inclusive_scan(t);
         if (lane < kWarps) warp_totals[lane] = s;  // inclusive scan of totals
     }
     __syncthreads();
     block_total = warp_totals[kWarps - 1];
-    const int before = warp == 0 ? 0 : warp_totals[warp - 1];
+    const T before = warp == 0 ? T(0) : warp_totals[warp - 1];
     return before + inclusive - value;
 }
 

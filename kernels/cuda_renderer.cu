@@ -35,6 +35,7 @@ struct BinPlan {
     bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
+    bool count = false;     ///< single-tile lists by the counting sort (bin.count/scan/ranges/place)
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.
@@ -70,7 +71,8 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, doubl
     return BinPlan{coarse, fits(coarse)};
 }
 
-/// plan_bins, plus the shading's culling for small circles (mean below
+/// plan_bins, plus the counting sort (single-tile lists without a radix
+/// sort) for scenes of small circles that would be sorted, and the shading's culling for small circles (mean below
 /// kRowCullTiles; 16x16 tiles, 4 rows a thread, no teaching variant): strip
 /// masks in every tiled kernel, or row culling in the exact ones when
 /// strip masks are off or rowcull=on; and bin.split after sorted coarse
@@ -90,6 +92,13 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
     const bool masks_fit = coarse_grid(g, plan.coarse).tile_count() <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
+    // the counting sort replaces the sorting stages (and the split) where they would run
+    const bool countable = !plan.compact && o.coarse == 0 && g.tile_count() <= kMaxCountTiles;
+    if (countable && chosen(o.counting, mean < kCountTiles)) {
+        plan.count = true;
+        plan.coarse = 1;
+        plan.split = false;
+    }
     return plan;
 }
 
@@ -125,6 +134,8 @@ public:
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) bins_.reserve_scene(circles_.count, bin_grid_.tile_count(), &tally_, st);
+        if (binned_kind() && plan_.count)
+            bins_.reserve_counting(circles_.count, grid_.tile_count(), opt_.count_chunks_per_sm, &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
             persistent_blocks_ = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade);
@@ -173,6 +184,8 @@ public:
             shade_lists(c, TileLists{nullptr, nullptr, nullptr, c.count});
         } else if (plan_.compact) {
             render_compacted(c);
+        } else if (plan_.count) {
+            render_counted(c);
         } else {
             render_binned(c);
         }
@@ -241,7 +254,9 @@ private:
     std::string path_description() const {
         if (!last_binned_) return "no binning";
         const std::string bins = std::to_string(plan_.coarse) + "x" + std::to_string(plan_.coarse) + "-tile bins";
-        std::string p = plan_.compact ? "bin.compact, " + bins : "sorted " + bins + (plan_.split ? ", split" : "");
+        std::string p = plan_.compact ? "bin.compact, " + bins
+                        : plan_.count ? "counting sort, " + bins
+                                      : "sorted " + bins + (plan_.split ? ", split" : "");
         if (plan_.strips) p += "; strip masks";
         if (plan_.row_cull) p += "; row culling";
         return p;
@@ -344,7 +359,39 @@ private:
         bins_.count_and_scan(c, bin_grid_, stream_.get(), &timeline_);
         last_binned_ = true;
         if (pair_capacity_ > 0 && speculate(c)) return;
+        shade_in_batches(c, wait_for_total());
+    }
+
+    /// The counting sort (kernels/bin_count.cu), speculative like
+    /// render_binned; a frame with more entries than one batch takes the
+    /// sorting stages in batches instead.
+    void render_counted(const DeviceCircles& c) {
+        bins_.count_tiles(c, grid_, pair_capacity_ == 0, stream_.get(), &timeline_);
+        last_binned_ = true;
+        if (pair_capacity_ > 0 && speculate(c)) return;
         const unsigned long long pairs = wait_for_total();
+        if (pairs <= pair_batch_limit()) {
+            note_total(pairs);
+            return place_and_shade(c, pairs, false);
+        }
+        bins_.count_and_scan(c, bin_grid_, stream_.get(), &timeline_);
+        shade_in_batches(c, pairs);
+    }
+
+    /// bin.place of the counting sort with room for `capacity` entries, then
+    /// the shading (`speculative`: the true total is only on the device).
+    void place_and_shade(const DeviceCircles& c, unsigned long long capacity, bool speculative) {
+        TileLists lists = binned_lists(bins_.place(c, grid_, capacity, &tally_, stream_.get(), &timeline_), c.count);
+        if (speculative) {
+            lists.total = bins_.total.get();
+            lists.capacity = capacity;
+        }
+        shade_lists(c, lists, kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr);
+    }
+
+    /// The sorting stages after bin.scan, for a frame of `pairs` pairs, in
+    /// batches of pair_batch_limit() (ftb: last batch first).
+    void shade_in_batches(const DeviceCircles& c, unsigned long long pairs) {
         note_total(pairs);
         std::vector<PairBatch> batches = plan_batches(pairs, c.count);
         if (kind_ == KernelKind::FrontToBack) std::reverse(batches.begin(), batches.end());  // front to back
@@ -356,7 +403,8 @@ private:
     bool speculate(const DeviceCircles& c) {
         const bool clear_was_pending = clear_pending_;
         const PairBatch batch{0, c.count, 0, pair_capacity_, true, pair_capacity_ - last_pairs_total_};
-        bin_and_shade(c, batch, true, true);
+        if (plan_.count) place_and_shade(c, pair_capacity_, true);
+        else bin_and_shade(c, batch, true, true);
         timeline_.close(stream_.get());  // the frame's GPU work ends here, not after the host's wait
         const unsigned long long pairs = wait_for_total();
         if (pairs <= pair_capacity_) {
@@ -521,6 +569,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (key == "split" && parse_choice(value, o.split)) return;
     if (key == "rowcull" && parse_choice(value, o.row_cull)) return;
     if (key == "strips" && parse_choice(value, o.strips)) return;
+    if (key == "count" && parse_choice(value, o.counting)) return;
     if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
         return void(o.speculation = value == "on" ? Speculation::Slack
                                     : value == "off" ? Speculation::Off : Speculation::Tight);
@@ -533,11 +582,12 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     else if (key == "coarse" && (v == 0 || v == 1 || v == 2 || v == 4)) o.coarse = static_cast<int>(v);
     else if (key == "compact") o.compact_limit = v;
     else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
+    else if (key == "chunks" && v >= 1 && v <= 32) o.count_chunks_per_sm = static_cast<int>(v);
     else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
                                     "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off)");
+                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off, count=auto|on|off, chunks=1..32)");
 }
 
 }  // namespace

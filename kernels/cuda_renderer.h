@@ -99,6 +99,19 @@ struct CudaOptions {
     /// bins, bin.compact) or more than kSplitBinIds bins (the masks' keys
     /// hold a 16-bit bin id). CR_CUDA_OPTIONS split=auto|on|off.
     Choice split = Choice::Auto;
+    /// Binning by a stable counting sort into single-tile lists
+    /// (kernels/bin_count.cu: per-chunk tile histograms, one scan, a
+    /// placing pass; no radix sort, no bin.split) instead of the sorting
+    /// stages. Auto: for scenes the sorting stages would bin whose circles
+    /// overlap fewer than kCountTiles tiles on average, on grids of at most
+    /// kMaxCountTiles tiles and with no forced bin size (coarse=0).
+    /// CR_CUDA_OPTIONS count=auto|on|off.
+    Choice counting = Choice::Auto;
+    /// The counting sort's chunks (thread blocks) per multiprocessor: 3 is
+    /// one wave of bin.place (its shared memory fits 3 blocks an SM with
+    /// 4096 tiles); more shorten the tail of uneven chunks, fewer keep the
+    /// chunks x tiles matrix small (CR_CUDA_OPTIONS chunks=1..32).
+    int count_chunks_per_sm = 3;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -107,6 +120,12 @@ struct CudaOptions {
 /// tiles a circle), rand100k (56) and biglittle (750) are fastest with 4x4
 /// bins, micro2M (1.3) with single tiles.
 constexpr double kCoarseTiles = 4.0;
+/// The counting sort's threshold (CudaOptions::counting): scenes whose
+/// circles overlap fewer tiles than this on average, those the sorting
+/// stages would bin per single tile (micro2M, 1.3). Measured on the H200:
+/// rand1M (6 tiles a circle) and snowsingle (7.3) are faster sorted into
+/// 4x4-tile bins and split (docs/PERFORMANCE.md, step 24).
+constexpr double kCountTiles = 4.0;
 /// Strip masks, or row culling where strip masks are off (Choice::Auto),
 /// are on for scenes whose circles overlap fewer tiles than this on
 /// average (micro2M: 1.3).

@@ -128,6 +128,36 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     return v.Current();
 }
 
+void BinBuffers::reserve_counting(int64_t circles, int tiles, int chunks_per_sm, DeviceMemoryTally* tally,
+                                  cudaStream_t) {
+    chunks = count_chunks(circles, tiles, chunks_per_sm);
+    const size_t cells = size_t(tiles) * size_t(chunks.chunks);
+    chunk_counts.reserve("bin.chunk_counts", cells, tally);
+    chunk_prefix.reserve("bin.chunk_prefix", cells, tally);
+    tile_totals.reserve("bin.tile_totals", tiles, tally);
+    chunk_entries.reserve("bin.chunk_entries", size_t(chunks.chunks), tally);
+    circle_ranges.reserve("bin.circle_ranges", std::max<int64_t>(circles, 1), tally);
+}
+
+void BinBuffers::count_tiles(const DeviceCircles& c, const TileGrid& g, bool total_now, cudaStream_t stream,
+                             StageTimeline* timeline) {
+    const int tiles = g.tile_count();
+    mark(timeline, "bin.count", stream);
+    launch_bin_count(c, g, chunks, chunk_counts.get(), chunk_entries.get(), circle_ranges.get(), stream);
+    mark(timeline, "bin.scan", stream);
+    launch_chunk_prefix(chunk_counts.get(), tiles, chunks, chunk_prefix.get(), tile_totals.get(), stream);
+    if (total_now) launch_count_total(chunks, chunk_entries.get(), total.get(), stream);
+}
+
+const int* BinBuffers::place(const DeviceCircles& c, const TileGrid& g, unsigned long long capacity,
+                             DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline) {
+    values.reserve("bin.pair_circles", std::max<unsigned long long>(capacity, 1), tally, 1.25);
+    mark(timeline, "bin.place", stream);
+    launch_bin_place(c.count, circle_ranges.get(), g, chunks, chunk_prefix.get(), tile_totals.get(), chunk_entries.get(),
+                     capacity, values.get(), tile_start.get(), tile_end.get(), total.get(), stream);
+    return values.get();
+}
+
 const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, DeviceMemoryTally* tally, cudaStream_t stream,
                               StageTimeline* timeline) {
     values.reserve("bin.compact_lists", std::max<uint64_t>(1, uint64_t(g.tile_count()) * uint64_t(c.count)), tally);

@@ -51,6 +51,13 @@ struct BinBuffers {
     DeviceBuffer<int> split_lists;                     ///< bin.split: one list per tile
     DeviceBuffer<unsigned int> split_start, split_end;  ///< bin.split: each tile's run
     DeviceBuffer<unsigned char> temp;
+    /// The counting sort (kernels/bin_count.cu): the chunks x tiles matrix of
+    /// counts, its prefix over the chunks, each tile's total, each
+    /// chunk's entries and each circle's tile range.
+    DeviceBuffer<unsigned int> chunk_counts, chunk_prefix, tile_totals;
+    DeviceBuffer<unsigned long long> chunk_entries;
+    DeviceBuffer<uint2> circle_ranges;  ///< each circle's tile range, from bin.count to bin.place
+    CountChunks chunks;
 
     /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
     void reserve_scene(int64_t circles, int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
@@ -71,6 +78,26 @@ struct BinBuffers {
     /// (device; valid until the next call); sorted_keys points at the keys.
     const int* fill_sort_ranges(const DeviceCircles& c, const TileGrid& g, const PairBatch& batch, bool fill_per_thread,
                                 int split_coarse, DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
+
+    /// The counting sort's buffers for `circles` circles on `tiles` tiles (at
+    /// most kMaxCountTiles), chunks_per_sm chunks per multiprocessor (at setup).
+    void reserve_counting(int64_t circles, int tiles, int chunks_per_sm, DeviceMemoryTally* tally,
+                          cudaStream_t stream);
+
+    /// Stages bin.count and bin.scan (of the chunks x tiles matrix) of the
+    /// counting sort on the tiles of `g`, queued on `stream`; `total_now`:
+    /// also the pair total into `total` (else bin.place writes it). Needs
+    /// reserve_counting.
+    void count_tiles(const DeviceCircles& c, const TileGrid& g, bool total_now, cudaStream_t stream,
+                     StageTimeline* timeline);
+
+    /// Stage bin.place after count_tiles: sizes the list for `capacity`
+    /// entries, writes tile_start/tile_end and the pair total, and every
+    /// tile's circles, in input order, to its run [tile_start, tile_end). Entries past the capacity are dropped (the
+    /// frame's total then exceeds it: TileLists::overflowed). Returns the
+    /// list (device; valid until the next call).
+    const int* place(const DeviceCircles& c, const TileGrid& g, unsigned long long capacity, DeviceMemoryTally* tally,
+                     cudaStream_t stream, StageTimeline* timeline);
 
     /// The sorted keys of the last fill_sort_ranges (device), and the
     /// split_coarse they were filled with.

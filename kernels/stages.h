@@ -79,6 +79,57 @@ void launch_bin_prepare(const unsigned long long* total, unsigned long long capa
 void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs, int tiles, bool split_masks,
                        unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
+/// Binning by a stable counting sort (kernels/bin_count.cu; bins of one
+/// tile): threads a block of bin.count and bin.place, and the most tiles it
+/// takes (bin.place holds 12 bytes a tile in shared memory).
+constexpr int kCountThreads = 256;
+constexpr int kMaxCountTiles = 8192;
+
+/// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
+/// consecutive circles (the last fewer).
+struct CountChunks {
+    int chunks = 0;
+    int64_t per_chunk = 0;
+};
+
+/// Chunks for `circles` circles: chunks_per_sm per multiprocessor of the
+/// current device, at most one per bin.place round (4 x kCountThreads
+/// circles). Throws
+/// std::invalid_argument past kMaxCountTiles tiles.
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm);
+
+/// Stage "bin.count": each chunk's number of circles whose bounding box
+/// overlaps each tile of `g` (bin.fill's conservative test), as the
+/// chunks x tiles matrix counts[b * tiles + t], each chunk's total in
+/// chunk_entries[b], and every circle's tile range for bin.place in
+/// ranges[i] (x: tx0 | tx1 << 16, y: ty0 | ty1 << 16). Tiles of 2^n pixels
+/// only (std::invalid_argument).
+void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
+                      unsigned long long* chunk_entries, uint2* ranges, cudaStream_t s);
+
+/// Stage "bin.scan" of the counting sort: prefix[b * tiles + t], the sum of
+/// tile t's counts over the chunks before b, and tile_totals[t], its sum
+/// over all chunks (both modulo 2^32).
+void launch_chunk_prefix(const unsigned int* counts, int tiles, const CountChunks& k, unsigned int* prefix,
+                         unsigned int* tile_totals, cudaStream_t s);
+
+/// Part of stage "bin.scan" of the counting sort, when the host needs the
+/// frame's pair total before bin.place: the sum of chunk_entries (64 bits)
+/// into *total.
+void launch_count_total(const CountChunks& k, const unsigned long long* chunk_entries, unsigned long long* total,
+                        cudaStream_t s);
+
+/// Stage "bin.place": tile_start/tile_end of every tile (the exclusive
+/// scan of tile_totals) and the pair total (the sum of chunk_entries) into
+/// *total, and the index of each of the `count` circles in the lists of the
+/// tiles of its range (bin.count's `ranges`), at tile_start[t] + prefix[b *
+/// tiles + t] + its rank within chunk b, so in input order within a tile
+/// (positions at or past `capacity` are not written).
+void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
+                      const unsigned int* tile_totals, const unsigned long long* chunk_entries,
+                      unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
+                      unsigned long long* total, cudaStream_t s);
+
 /// Stage "bin.compact" (scenes with few circles x bins): one thread block
 /// per bin of `bins` writes the indices of the circles whose pixel box
 /// overlaps the bin, in input order, to lists[b * count, ...) and the run to

@@ -1,3 +1,5 @@
+#include <stdexcept>
+
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/frame_state.h"
@@ -47,7 +49,8 @@ BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& st
 
 }  // namespace
 
-BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path) {
+BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
+                         int chunks_per_sm) {
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
@@ -63,6 +66,16 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
         const int* lists = bins.compact(c, g, &tally, s, nullptr);
         CR_CUDA(cudaStreamSynchronize(s));
         return listing_of(g, bins.tile_start, bins.tile_end, lists, uint64_t(g.tile_count()) * uint64_t(c.count));
+    }
+    if (path == BinPath::Counted) {
+        if (coarse != 1) throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (coarse 1)");
+        bins.reserve_counting(c.count, g.tile_count(), chunks_per_sm, &tally, s);
+        bins.count_tiles(c, g, true, s, nullptr);
+        CR_CUDA(cudaStreamSynchronize(s));
+        const unsigned long long entries = to_host(bins.total, 1)[0];
+        const int* list = bins.place(c, g, entries, &tally, s, nullptr);
+        CR_CUDA(cudaStreamSynchronize(s));
+        return listing_of(g, bins.tile_start, bins.tile_end, list, entries);
     }
     bins.count_and_scan(c, g, s, nullptr);
     // The stream is non-blocking: cudaMemcpy on the default stream does not

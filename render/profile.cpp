@@ -178,7 +178,7 @@ void name_stages(ProfileTable& t) {
         {"bin_ranges_kernel", "bin.ranges"}, {"tile_loads_kernel", "bin.order"}, {"shade_naive_kernel", "shade"},
         {"shade_tiles_kernel", "shade"},   {"shade_unordered_kernel", "shade"}, {"present_kernel", "present"},
         {"shade_ftb_kernel", "shade"},     {"bin_prepare_kernel", "bin.fill"}, {"bin_compact_kernel", "bin.compact"},
-        {"bin_split_kernel", "bin.split"}};
+        {"bin_split_kernel", "bin.split"}, {"bin_place_kernel", "bin.place"}, {"count_total_kernel", "bin.scan"}, {"chunk_prefix_kernel", "bin.scan"}};
     std::string previous;
     for (KernelProfile& k : t.rows) {
         k.stage = k.kernel;

@@ -302,8 +302,9 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     CpuRefRenderer ref;
     ref.setup(s, 200, 150);
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-    for (const char* opts : {"spec=tight,direct=0,bins=sort", "spec=tight,direct=0,bins=sort,strips=on",
-                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread"}) {
+    for (const char* opts : {"spec=tight,direct=0,bins=sort,count=off", "spec=tight,direct=0,bins=sort,strips=on,count=off",
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread",
+                             "spec=tight,direct=0,bins=sort,count=on", "spec=tight,direct=0,bins=sort,count=on,strips=on"}) {
         CudaOptions o = parse_cuda_options(opts);
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
@@ -325,6 +326,35 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     }
 }
 
+/// `s` renamed.
+Scene named(Scene s, const char* name) {
+    s.name = name;
+    return s;
+}
+
+/// 5000 circles growing from radius .002 to .012 along a short run from
+/// (.05, .05), `spread` wide: thousands on one tile (spread .01) or a few.
+Scene pile_scene(float spread) {
+    Scene pile;
+    pile.name = "pile";
+    for (int i = 0; i < 5000; ++i) {
+        const float t = i / 5000.f;
+        pile.x.push_back(.05f + spread * t); pile.y.push_back(.05f + .005f * t); pile.z.push_back(t);
+        pile.vx.push_back(0); pile.vy.push_back(0); pile.vz.push_back(0);
+        pile.radius.push_back(.002f + .01f * t);
+        pile.r.push_back(t); pile.g.push_back(1 - t); pile.b.push_back(.5f);
+    }
+    return pile;
+}
+
+/// Extreme circles (coordinates and radii of 1e6, beside an ordinary one)
+/// on 64x64, and a circle of radius 0 on 8x8.
+std::vector<std::pair<Scene, std::pair<int, int>>> far_and_zero_scenes() {
+    return {{named(custom({{1e6f, 1e6f, 1.f, 1, 0, 0, 0}, {-1e6f, .5f, 1e6f + .3f, 0, 1, 0, 0}, {.5f, .5f, .1f, 0, 0, 1, 0}}),
+                   "far away"), {64, 64}},
+            {named(custom({{2.5f / 8, 3.5f / 8, 0.f, 1, 0, 0, 0}}), "radius 0"), {8, 8}}};
+}
+
 TEST(GpuStripMasks, HostileScenesStayExact) {
     REQUIRE_GPU();
     // Strip masks forced on (direct=0 so the tiny scenes are binned): extreme
@@ -332,28 +362,13 @@ TEST(GpuStripMasks, HostileScenesStayExact) {
     // rims on tile edges, circles larger than the picture (broad hits), 5000
     // circles on one tile, and batches. Exact kernels: every float equals
     // cpuref's; ftb within its bound.
-    Scene pile;
-    pile.name = "pile";
-    for (int i = 0; i < 5000; ++i) {
-        const float t = i / 5000.f;
-        pile.x.push_back(.05f + .01f * t); pile.y.push_back(.05f + .005f * t); pile.z.push_back(t);
-        pile.vx.push_back(0); pile.vy.push_back(0); pile.vz.push_back(0);
-        pile.radius.push_back(.002f + .01f * t);
-        pile.r.push_back(t); pile.g.push_back(1 - t); pile.b.push_back(.5f);
-    }
-    const auto named = [](Scene s, const char* name) {
-        s.name = name;
-        return s;
-    };
-    const std::pair<Scene, std::pair<int, int>> cases[] = {
-        {named(custom({{1e6f, 1e6f, 1.f, 1, 0, 0, 0}, {-1e6f, .5f, 1e6f + .3f, 0, 1, 0, 0}, {.5f, .5f, .1f, 0, 0, 1, 0}}),
-               "far away"), {64, 64}},
-        {named(custom({{2.5f / 8, 3.5f / 8, 0.f, 1, 0, 0, 0}}), "radius 0"), {8, 8}},
-        {named(custom({{16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}, {.5f, .5f, .25f, 0, 1, 1, 0}, {.5f, .5f, 3.f, .2f, .3f, .4f, 0}}),
-               "tile edges, larger than the picture"), {64, 64}},
-        {pile, {256, 256}},
-        {make_scene("micro2M", 2), {257, 129}},
-        {make_scene("rand10k", 4), {300, 200}}};
+    auto cases = far_and_zero_scenes();
+    cases.push_back({named(custom({{16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}, {.5f, .5f, .25f, 0, 1, 1, 0},
+                                   {.5f, .5f, 3.f, .2f, .3f, .4f, 0}}),
+                           "tile edges, larger than the picture"), {64, 64}});
+    cases.push_back({pile_scene(.01f), {256, 256}});
+    cases.push_back({make_scene("micro2M", 2), {257, 129}});
+    cases.push_back({make_scene("rand10k", 4), {300, 200}});
     for (const auto& [scene, size] : cases) {
         const auto [w, h] = size;
         CpuRefRenderer ref;
@@ -389,6 +404,61 @@ TEST(GpuStripMasks, SnowIsTheSameFloatsWithAndWithout) {
         }
 }
 
+TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
+    REQUIRE_GPU();
+    // The counting sort forced on (direct=0 so tiny scenes are binned):
+    // extreme circles, radius 0, circles larger than the picture (every
+    // tile, counted by whole warps), 5000 circles on a few tiles, odd sizes;
+    // one chunk per multiprocessor and 32; batch=5000 sends frames with more
+    // entries to the sorting stages in batches. Exact kernels: every float
+    // equals cpuref's; ftb within its bound.
+    auto cases = far_and_zero_scenes();
+    cases.push_back({named(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}}),
+                           "larger than the picture"), {1000, 600}});
+    cases.push_back({pile_scene(.3f), {256, 256}});
+    cases.push_back({make_scene("micro2M", 2), {257, 129}});
+    cases.push_back({make_scene("rand10k", 4), {1000, 600}});
+    cases.push_back({make_scene("biglittle", 1), {300, 200}});
+    for (const auto& [scene, size] : cases) {
+        const auto [w, h] = size;
+        CpuRefRenderer ref;
+        const Image want = render_last(ref, scene, w, h, 1);
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+            for (const char* opts : {"count=on,direct=0,bins=sort", "count=on,direct=0,bins=sort,chunks=1",
+                                     "count=on,direct=0,bins=sort,chunks=32,strips=on",
+                                     "count=on,direct=0,bins=sort,batch=5000"}) {
+                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+                const Image got = render_last(*r, scene, w, h, 1);
+                EXPECT_EQ(r->work().path.rfind("counting sort, 1x1-tile bins", 0), 0u) << r->name() << " " << r->work().path;
+                const CompareStats st = compare_images(got, want);
+                EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
+                if (k != KernelKind::FrontToBack) {
+                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << opts << " " << scene.name;
+                }
+            }
+    }
+}
+
+TEST(GpuCounting, StagesOfACountedFrame) {
+    REQUIRE_GPU();
+    // A counted frame's stages, each once, and its pair count equal to the
+    // sorting stages' on the same scene.
+    long long pairs[2] = {0, 0};
+    for (int counted = 0; counted < 2; ++counted) {
+        auto r = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(counted ? "count=on" : "count=off,coarse=1"));
+        render_last(*r, make_scene("micro2M", 1), 640, 480, 2);
+        pairs[counted] = r->work().circle_tile_pairs;
+        if (!counted) continue;
+        std::map<std::string, int> seen;
+        for (const StageTime& st : r->timings()) ++seen[st.name];
+        for (const char* stage : {"bin.count", "bin.scan", "bin.place", "shade"})
+            EXPECT_EQ(seen[stage], 1) << stage;
+        EXPECT_EQ(seen["bin.sort"] + seen["bin.fill"] + seen["bin.split"] + seen["bin.ranges"], 0);
+    }
+    EXPECT_GT(pairs[0], 2000000);
+    EXPECT_EQ(pairs[1], pairs[0]);
+}
+
 TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
     REQUIRE_GPU();
     // plan_binning's choices at 1024x1024 (docs/KERNELS.md's table of paths).
@@ -398,8 +468,9 @@ TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
         {"rand1M", KernelKind::Tiled, "sorted 4x4-tile bins, split"},
         {"rand100k", KernelKind::FrontToBack, "sorted 4x4-tile bins"},
         {"snowsingle", KernelKind::FrontToBack, "sorted 4x4-tile bins, split"},
-        {"micro2M", KernelKind::Tiled, "sorted 1x1-tile bins; strip masks"},
-        {"micro2M", KernelKind::FrontToBack, "sorted 1x1-tile bins; strip masks"}};
+        {"micro2M", KernelKind::Tiled, "counting sort, 1x1-tile bins; strip masks"},
+        {"micro2M", KernelKind::FrontToBack, "counting sort, 1x1-tile bins; strip masks"},
+        {"micro2M", KernelKind::Persistent, "counting sort, 1x1-tile bins; strip masks"}};
     for (const auto& [scene, kind, path] : want) {
         auto r = make_cuda_renderer(kind, CudaOptions{});
         render_last(*r, make_scene(scene, 0), 1024, 1024, 1);
@@ -432,7 +503,8 @@ TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
     const Image twice = ref.image();
     // the direct path, the sorted path (with bin.split) and strip masks
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-        for (const char* opts : {"", "bins=sort,direct=0", "bins=sort,direct=0,coarse=4,split=on,strips=on"}) {
+        for (const char* opts : {"", "bins=sort,direct=0,count=off", "bins=sort,direct=0,coarse=4,split=on,strips=on",
+                                 "bins=sort,direct=0,count=on"}) {
             auto r = make_cuda_renderer(k, parse_cuda_options(opts));
             r->setup(s, 64, 48);
             r->clear();
@@ -458,7 +530,7 @@ TEST(GpuLaterFrames, StageTimesOfARedoneFrameAddUp) {
     // own clock around the frame.
     const Scene s = make_scene("hypnosis", 0);
     for (KernelKind k : {KernelKind::Tiled, KernelKind::FrontToBack}) {
-        auto r = make_cuda_renderer(k, parse_cuda_options("spec=tight,direct=0,bins=sort"));
+        auto r = make_cuda_renderer(k, parse_cuda_options("spec=tight,direct=0,bins=sort,count=off"));
         r->setup(s, 200, 150);
         int redone = 0;  // frames binned twice, whose stage times were checked
         for (int f = 0; f < 8; ++f) {

@@ -138,5 +138,38 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
     }
 }
 
+TEST(GpuBinStage, CountedListsEqualHostBinning) {
+    REQUIRE_GPU();
+    // The counting sort (bin.count, bin.scan, bin.ranges, bin.place) gives
+    // each tile exactly the circles whose box overlaps it, in input order,
+    // however the circles are cut into chunks: 1 chunk per multiprocessor
+    // (long chunks), 32 (chunks of a few rounds; at most one per 1024
+    // circles). micro2M on 300x200 puts ~8000 circles on each of 247 tiles
+    // (every window ranks long groups of one tile), biglittle's large
+    // circles are counted by whole warps, pattern on 8x8 tiles has 4096
+    // tiles, rand1M at 1024x1024 5.6 M entries on 4096 tiles.
+    struct Case {
+        const char* scene;
+        int w, h, tile;
+    };
+    for (const Case& k : {Case{"rand10k", 257, 129, 16}, Case{"biglittle", 1000, 600, 16}, Case{"pattern", 512, 512, 8},
+                          Case{"micro2M", 300, 200, 16}, Case{"rgb", 1, 1, 16}, Case{"rand1M", 1024, 1024, 16}})
+        for (int chunks : {1, 4, 32}) {
+            const Scene s = make_scene(k.scene, 5);
+            const auto want = host_bins(s, k.w, k.h, k.tile);
+            const BinListing gpu = gpu_bin_lists(s, k.w, k.h, k.tile, 1, BinPath::Counted, chunks);
+            const std::string what = std::string(k.scene) + " " + std::to_string(k.w) + "x" + std::to_string(k.h) +
+                                     " counted, " + std::to_string(chunks) + " chunks an SM";
+            expect_runs_equal(gpu, want, what);
+            size_t pairs = 0;
+            for (const auto& l : want) pairs += l.size();
+            EXPECT_EQ(gpu.list.size(), pairs) << what;  // the device total: no entry outside the runs
+            if (!want.empty()) {
+                EXPECT_EQ(gpu.start[0], 0u) << what;
+            }
+        }
+    EXPECT_THROW(gpu_bin_lists(make_scene("rgb", 0), 64, 64, 16, 2, BinPath::Counted), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace cr

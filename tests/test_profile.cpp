@@ -53,19 +53,33 @@ TEST(Profile, NamesOurStages) {
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.rows[i].stage, want[i]) << i << " " << t.rows[i].kernel;
 }
 
-TEST(Profile, NamesTheTwoLevelBinningStages) {
+/// name_stages over a table of the given kernel names; expects `want`, stage by stage.
+void expect_stage_names(const std::vector<const char*>& kernels, const std::vector<std::string>& want) {
     ProfileTable t;
-    for (const char* k : {"void cr::<unnamed>::bin_compact_kernel(cr::DeviceCircles, ...)",
-                          "void cr::<unnamed>::bin_prepare_kernel(const unsigned long long *, ...)",
-                          "void cr::<unnamed>::bin_split_kernel<4>(cr::DeviceCircles, ...)",
-                          "void cr::<unnamed>::shade_ftb_kernel<false, 1>(cr::DeviceCircles, ...)"}) {
+    for (const char* k : kernels) {
         KernelProfile p;
         p.kernel = k;
         t.rows.push_back(p);
     }
     name_stages(t);
-    const std::vector<std::string> want = {"bin.compact", "bin.fill", "bin.split", "shade"};
+    ASSERT_EQ(t.rows.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(t.rows[i].stage, want[i]) << t.rows[i].kernel;
+}
+
+TEST(Profile, NamesTheTwoLevelBinningStages) {
+    expect_stage_names({"void cr::<unnamed>::bin_compact_kernel(cr::DeviceCircles, ...)",
+                        "void cr::<unnamed>::bin_prepare_kernel(const unsigned long long *, ...)",
+                        "void cr::<unnamed>::bin_split_kernel<4>(cr::DeviceCircles, ...)",
+                        "void cr::<unnamed>::shade_ftb_kernel<false, 1>(cr::DeviceCircles, ...)"},
+                       {"bin.compact", "bin.fill", "bin.split", "shade"});
+}
+
+TEST(Profile, NamesTheCountingSortStages) {
+    expect_stage_names({"void cr::<unnamed>::bin_count_kernel(cr::DeviceCircles, cr::TileGrid, long, ...)",
+                        "void cr::<unnamed>::chunk_prefix_kernel(const unsigned int *, int, int, ...)",
+                        "void cr::<unnamed>::count_total_kernel(int, const unsigned long long *, ...)",
+                        "void cr::<unnamed>::bin_place_kernel(long, const uint2 *, cr::TileGrid, ...)"},
+                       {"bin.count", "bin.scan", "bin.scan", "bin.place"});
 }
 
 TEST(Profile, FindingsFromTheNumbers) {

@@ -1,0 +1,395 @@
+// Stage "bin" as a stable counting sort (bins of one tile; the renderer's
+// plan_binning picks it for scenes of small circles, CudaOptions::counting):
+// the same per-tile lists as bin.scan/fill/sort/ranges (kernels/bin.cu),
+// circle indices in input order within a tile, without a radix sort.
+//
+// The circles are cut into B chunks of consecutive circles, one thread
+// block per chunk in both passes over the circles:
+//
+//   bin.count  each block builds its chunk's histogram of tiles (one
+//              counter per tile in shared memory, shared atomics, bin.fill's
+//              bounding-box test) and writes it as row b of the chunks x
+//              tiles matrix counts[b * T + t] (coalesced), plus its chunk's
+//              number of entries (64 bits) and every circle's tile range
+//              (8 bytes, so bin.place reads half of what the circle record
+//              holds and does not redo the box arithmetic).
+//   bin.scan   for every tile, the exclusive prefix of its counts over the
+//              chunks, prefix[b * T + t], and its total (chunk_prefix_kernel:
+//              a block takes 32 tiles, a warp one segment of chunks, lanes
+//              the tiles, so every load and store is coalesced).
+//   bin.place  starts (start_positions) with every block scanning the
+//              tiles' totals in shared memory: tile t's list starts at
+//              start[t] = the entries of all tiles before it (block 0
+//              writes start[t] and end[t] = start[t] + its total, and adds
+//              up the chunks' entries into the frame's pair total, 64 bits,
+//              the shading's capacity check). Chunk b's first circle of
+//              tile t goes to start[t] + prefix[b * T + t]: after every
+//              earlier chunk's. (Where the host needs the total before
+//              bin.place, to size the list, count_total_kernel adds it up
+//              first.) Block b then walks its chunk's tile ranges,
+//              kRoundCircles circles a round (4 consecutive ones a thread),
+//              with each tile's running position in shared memory. The
+//              round's entries (circle, tile) are numbered in input order
+//              by a block-level exclusive scan of the circles' tile counts;
+//              a window of kThreads entries goes one to a thread (each
+//              finds its circle by a binary search of the scan). Ranking
+//              keeps the order: __match_any_sync groups a warp's lanes of
+//              one tile; each group's highest lane adds the group's size
+//              into the tile's byte for its warp in a 64-bit shared counter
+//              (8 warps, 8 bytes); after a barrier an entry's position is
+//              the running position + the bytes of the warps before its
+//              own + its group's lanes below it. The last group of a tile
+//              (no byte above its warp) moves the running position on and
+//              clears the counter after the next barrier. Entries at or
+//              past the capacity are not written.
+//
+// Barriers: bin.count two (histogram cleared; histogram complete); bin.scan
+// two; bin.place three in its start (totals loaded, segment sums written,
+// starts scanned; block 0 one more for the pair total), then per round the
+// block scan's two and one after it (tile ranges and first entries
+// written), three per window (before the counters are added to, after;
+// after every entry has read them) and one at the end of the round. Every
+// loop that contains a barrier (rounds, windows) has the same bounds in
+// every thread of the block; the scan in the start loops per warp with the
+// same bounds in every lane.
+#include <algorithm>
+#include <stdexcept>
+
+#include "kernels/block_scan.cuh"
+#include "kernels/cuda_check.h"
+#include "kernels/stages.h"
+
+namespace cr {
+
+namespace {
+
+constexpr int kThreads = kCountThreads;
+constexpr int kSmall = 64;  ///< circles with more tiles than this are counted by the whole warp
+
+/// Circle i's tile range on `g`: bin.fill's bounding-box test,
+/// tiles_of_box with shifts for its divisions (the tile edge is 2^shift;
+/// box coordinates are not negative).
+__device__ __forceinline__ TileRange circle_tiles(const DeviceCircles& c, int64_t i, const TileGrid& g, int shift) {
+    const float4 geo = c.geom[i];
+    const PixelBox b = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
+    if (b.empty()) return TileRange{0, 0, 0, 0};
+    return TileRange{b.min_x >> shift, ((b.max_x - 1) >> shift) + 1, b.min_y >> shift, ((b.max_y - 1) >> shift) + 1};
+}
+
+/// A tile range in 8 bytes (every bound below 2^16: grids of at most
+/// kMaxCountTiles tiles), as bin.count leaves it for bin.place.
+__device__ __forceinline__ uint2 pack_range(const TileRange& r) {
+    return make_uint2(unsigned(r.tx0) | unsigned(r.tx1) << 16, unsigned(r.ty0) | unsigned(r.ty1) << 16);
+}
+__device__ __forceinline__ TileRange unpack_range(uint2 p) {
+    return TileRange{int(p.x & 0xffffu), int(p.x >> 16), int(p.y & 0xffffu), int(p.y >> 16)};
+}
+
+/// Sum of `v` over a block of THREADS threads (every thread calls it;
+/// thread 0 gets the sum; one barrier).
+template <int THREADS = kThreads>
+__device__ __forceinline__ unsigned long long block_sum(unsigned long long v, unsigned long long* warp_sums) {
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = v;
+    __syncthreads();
+    unsigned long long total = 0;
+    if (threadIdx.x == 0)
+        for (int w = 0; w < THREADS / 32; ++w) total += warp_sums[w];
+    return total;
+}
+
+/// bin.count: block b's histogram of the tiles of circles [b * per_chunk,
+/// (b + 1) * per_chunk). A lane counts a circle of at most kSmall tiles
+/// itself; larger circles are taken by the whole warp one at a time (lanes
+/// striding over its tiles), so one huge circle does not hold up a lane.
+__global__ void __launch_bounds__(kThreads)
+    bin_count_kernel(DeviceCircles c, TileGrid g, int64_t per_chunk, unsigned int* counts,
+                     unsigned long long* chunk_entries, uint2* ranges) {
+    extern __shared__ unsigned int hist[];
+    __shared__ unsigned long long warp_sums[kThreads / 32];
+    const int tiles = g.tile_count(), b = blockIdx.x, lane = threadIdx.x & 31, shift = __ffs(g.tile) - 1;
+    for (int t = threadIdx.x; t < tiles; t += kThreads) hist[t] = 0;
+    __syncthreads();
+    const int64_t c0 = int64_t(b) * per_chunk, c1 = min(c.count, c0 + per_chunk);
+    unsigned long long mine = 0;
+    for (int64_t first = c0 + (threadIdx.x & ~31); first < c1; first += kThreads) {
+        const int64_t i = first + lane;
+        const TileRange tr = i < c1 ? circle_tiles(c, i, g, shift) : TileRange{0, 0, 0, 0};
+        if (i < c1) ranges[i] = pack_range(tr);
+        const int n = static_cast<int>(tr.count()), w = tr.empty() ? 1 : tr.tx1 - tr.tx0;
+        mine += n;
+        if (n <= kSmall)
+            for (int ty = tr.ty0; ty < tr.ty1; ++ty)
+                for (int tx = tr.tx0; tx < tr.tx1; ++tx) atomicAdd(&hist[ty * g.tiles_x + tx], 1u);
+        unsigned int big = __ballot_sync(0xffffffffu, n > kSmall);
+        while (big) {
+            const int j = __ffs(big) - 1;
+            big &= big - 1;
+            const int bn = __shfl_sync(0xffffffffu, n, j), bw = __shfl_sync(0xffffffffu, w, j);
+            const int bx = __shfl_sync(0xffffffffu, tr.tx0, j), by = __shfl_sync(0xffffffffu, tr.ty0, j);
+            for (int k = lane; k < bn; k += 32) {
+                const unsigned int row = unsigned(k) / unsigned(bw);
+                atomicAdd(&hist[(by + int(row)) * g.tiles_x + bx + k - int(row) * bw], 1u);
+            }
+        }
+    }
+    const unsigned long long entries = block_sum(mine, warp_sums);  // its barrier also completes the histogram
+    for (int t = threadIdx.x; t < tiles; t += kThreads) counts[size_t(b) * tiles + t] = hist[t];
+    if (threadIdx.x == 0) chunk_entries[b] = entries;
+}
+
+constexpr int kPrefixTiles = 32;  ///< tiles a block of chunk_prefix_kernel (lanes)
+constexpr int kSegments = 32;     ///< segments of chunks a block (warps)
+
+/// bin.scan of the counting sort: prefix[b * T + t] = the sum of counts[b'
+/// * T + t] over chunks b' < b, and each tile's total. Block: 32 tiles
+/// (lanes) x 32 segments of consecutive chunks (warps). Each thread adds up
+/// its segment; warp s then scans the segment sums of tile s (transposed
+/// through shared memory, padded against bank conflicts); each thread walks
+/// its segment again, writing the running prefix. Sums are modulo 2^32
+/// (the 64-bit pair total catches a frame that large).
+__global__ void __launch_bounds__(kPrefixTiles * kSegments)
+    chunk_prefix_kernel(const unsigned int* counts, int tiles, int chunks, unsigned int* prefix,
+                        unsigned int* tile_totals) {
+    __shared__ unsigned int seg[kSegments][kPrefixTiles + 1];
+    const int lane = threadIdx.x & 31, s = threadIdx.x >> 5;
+    const int t = blockIdx.x * kPrefixTiles + lane;
+    const int per = (chunks + kSegments - 1) / kSegments, b0 = min(chunks, s * per), b1 = min(chunks, b0 + per);
+    unsigned int sum = 0;
+    if (t < tiles) {
+#pragma unroll 4
+        for (int b = b0; b < b1; ++b) sum += counts[size_t(b) * tiles + t];
+    }
+    seg[s][lane] = sum;
+    __syncthreads();
+    const unsigned int v = seg[lane][s];  // warp s: tile s of the block, lane: segment
+    const unsigned int inclusive = warp_inclusive_scan(v);
+    seg[lane][s] = inclusive - v;  // each warp rewrites only the column it read
+    if (lane == 31 && blockIdx.x * kPrefixTiles + s < tiles) tile_totals[blockIdx.x * kPrefixTiles + s] = inclusive;
+    __syncthreads();
+    unsigned int run = seg[s][lane];
+    if (t < tiles)
+#pragma unroll 4
+        for (int b = b0; b < b1; ++b) {
+            const size_t at = size_t(b) * tiles + t;
+            const unsigned int n = counts[at];
+            prefix[at] = run;
+            run += n;
+        }
+}
+
+constexpr int kTotalThreads = 1024;
+
+/// The frame's pair total, the sum of the chunks' entries (64 bits), for a
+/// host that must size the lists before bin.place (which writes it too).
+__global__ void __launch_bounds__(kTotalThreads)
+    count_total_kernel(int chunks, const unsigned long long* chunk_entries, unsigned long long* total) {
+    __shared__ unsigned long long warp_sums[kTotalThreads / 32];
+    unsigned long long sum = 0;
+    for (int b = threadIdx.x; b < chunks; b += kTotalThreads) sum += chunk_entries[b];
+    const unsigned long long pairs = block_sum<kTotalThreads>(sum, warp_sums);
+    if (threadIdx.x == 0) *total = pairs;
+}
+
+constexpr int kPerThread = 4;                           ///< circles a thread takes each round of bin.place
+constexpr int kRoundCircles = kThreads * kPerThread;    ///< circles a round
+
+/// The largest j in [0, kRoundCircles) with first_entry[j] <= e: the circle
+/// of the round that entry e belongs to (circles without entries share
+/// their successor's first entry, so the last of equal values is the one
+/// with entries). first_entry[0] = 0 <= e.
+__device__ __forceinline__ int owner_of(const int* first_entry, int e) {
+    int lo = 0;
+#pragma unroll
+    for (int step = kRoundCircles / 2; step > 0; step >>= 1)
+        if (first_entry[lo + step] <= e) lo += step;
+    return lo;
+}
+
+/// The sum of the bytes of x (each at most 32, at most 7 of them non-zero,
+/// so no byte of the product carries): the multiply adds every byte into
+/// the top one.
+__device__ __forceinline__ unsigned int byte_sum(unsigned long long x) {
+    return static_cast<unsigned int>((x * 0x0101010101010101ull) >> 56);
+}
+
+/// Shared memory of bin_place_kernel past its static arrays: the 64-bit
+/// per-warp counters and the running positions of `tiles` tiles.
+size_t place_shared_bytes(int tiles) { return size_t(tiles) * (sizeof(unsigned long long) + sizeof(unsigned int)); }
+
+/// The round's circles r0 + 4 * threadIdx.x + j (j < kPerThread; past c1:
+/// none): their tile ranges and first entries into shared memory, numbered
+/// in input order (a thread's own prefix, then the block-level exclusive
+/// scan of the threads' sums). Returns the round's number of entries (the
+/// same in every thread; contains the block scan's barriers).
+__device__ __forceinline__ int number_round(const uint2* ranges, int64_t r0, int64_t c1, int* first_entry,
+                                            int* tx0, int* ty0, int* width, int* warp_totals) {
+    int counts[kPerThread], mine = 0;
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+        const int slot = threadIdx.x * kPerThread + j;
+        const int64_t i = r0 + slot;
+        const TileRange tr = i < c1 ? unpack_range(ranges[i]) : TileRange{0, 0, 0, 0};
+        tx0[slot] = tr.tx0;
+        ty0[slot] = tr.ty0;
+        width[slot] = tr.empty() ? 1 : tr.tx1 - tr.tx0;
+        counts[j] = static_cast<int>(tr.count());
+        mine += counts[j];
+    }
+    int entries = 0;
+    int at = block_exclusive_scan<kThreads>(mine, warp_totals, entries);
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+        first_entry[threadIdx.x * kPerThread + j] = at;
+        at += counts[j];
+    }
+    return entries;
+}
+
+/// bin.place's start (the ranges of the file comment): the tiles' totals
+/// are loaded into `running` (coalesced) and scanned there in place, each
+/// warp a segment of consecutive tiles 32 at a time (conflict-free: lanes
+/// read consecutive words), after the sums of the segments before it; each
+/// tile is left with its start. Block 0 writes start/end of every tile and
+/// the pair total; then every block adds its prefix row (coalesced).
+/// Contains barriers (every thread calls it).
+__device__ __forceinline__ void start_positions(int tiles, const unsigned int* prefix, const unsigned int* tile_totals,
+                                                int chunks, const unsigned long long* chunk_entries,
+                                                unsigned int* running, unsigned int* start, unsigned int* end,
+                                                unsigned long long* total) {
+    constexpr int kWarps = kThreads / 32;
+    __shared__ unsigned int segment_sums[kWarps];
+    __shared__ unsigned long long warp_sums[kWarps];
+    const int b = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int t = threadIdx.x; t < tiles; t += kThreads) running[t] = tile_totals[t];
+    __syncthreads();
+    const int per = ((tiles + kWarps - 1) / kWarps + 31) & ~31;
+    const int t0 = min(tiles, warp * per), t1 = min(tiles, t0 + per);
+    unsigned int sum = 0;
+    for (int t = t0 + lane; t < t1; t += 32) sum += running[t];
+    for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    if (lane == 0) segment_sums[warp] = sum;
+    __syncthreads();
+    unsigned int carry = 0;
+    for (int w = 0; w < warp; ++w) carry += segment_sums[w];
+    for (int base = t0; base < t1; base += 32) {  // the same steps in every lane of the warp
+        const int t = base + lane;
+        const unsigned int n = t < t1 ? running[t] : 0u;
+        const unsigned int inclusive = warp_inclusive_scan(n);
+        if (t < t1) running[t] = carry + inclusive - n;
+        carry += __shfl_sync(0xffffffffu, inclusive, 31);
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < tiles; t += kThreads) {
+        const unsigned int first = running[t];
+        if (b == 0) {
+            start[t] = first;
+            end[t] = first + tile_totals[t];
+        }
+        running[t] = first + prefix[size_t(b) * tiles + t];
+    }
+    if (b != 0) return;  // the same in the whole block
+    unsigned long long entries = 0;
+    for (int k = threadIdx.x; k < chunks; k += kThreads) entries += chunk_entries[k];
+    const unsigned long long pairs = block_sum(entries, warp_sums);
+    if (threadIdx.x == 0) *total = pairs;
+}
+
+/// bin.place (see the file comment).
+__global__ void __launch_bounds__(kThreads)
+    bin_place_kernel(int64_t count, const uint2* ranges, TileGrid g, int64_t per_chunk, const unsigned int* prefix,
+                     const unsigned int* tile_totals, const unsigned long long* chunk_entries,
+                     unsigned long long capacity, int* list, unsigned int* start, unsigned int* end,
+                     unsigned long long* total) {
+    static_assert(kThreads / 32 <= 8, "one byte of the 64-bit counters per warp");
+    extern __shared__ unsigned long long counters[];  // [tiles], then running[tiles]
+    __shared__ int first_entry[kRoundCircles], tx0[kRoundCircles], ty0[kRoundCircles], width[kRoundCircles];
+    __shared__ int warp_totals[kThreads / 32];
+    const int tiles = g.tile_count(), b = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned int* running = reinterpret_cast<unsigned int*>(counters + tiles);
+    for (int t = threadIdx.x; t < tiles; t += kThreads) counters[t] = 0;
+    start_positions(tiles, prefix, tile_totals, gridDim.x, chunk_entries, running, start, end, total);
+    const unsigned long long below_warp = (1ull << (8 * warp)) - 1ull;
+    const int64_t c0 = int64_t(b) * per_chunk, c1 = min(count, c0 + per_chunk);
+    for (int64_t r0 = c0; r0 < c1; r0 += kRoundCircles) {  // the same rounds in every thread
+        const int entries = number_round(ranges, r0, c1, first_entry, tx0, ty0, width, warp_totals);
+        __syncthreads();  // first_entry and the tile ranges are complete (and, first round, the counters)
+        for (int w0 = 0; w0 < entries; w0 += kThreads) {  // the same windows in every thread
+            const int e = w0 + threadIdx.x;
+            int t = -1, circle = 0;
+            if (e < entries) {
+                const int o = owner_of(first_entry, e);
+                const unsigned int k = e - first_entry[o], w = width[o], row = k / w;
+                t = (ty0[o] + int(row)) * g.tiles_x + tx0[o] + int(k - row * w);
+                circle = static_cast<int>(r0 + o);
+            }
+            const unsigned int peers = __match_any_sync(0xffffffffu, t);
+            const unsigned int group = __popc(peers), lower = __popc(peers & ((1u << lane) - 1u));
+            const bool highest = (peers >> lane) == 1u;
+            __syncthreads();  // the last window's counters are cleared and its positions moved on
+            if (t >= 0 && highest) atomicAdd(&counters[t], static_cast<unsigned long long>(group) << (8 * warp));
+            __syncthreads();  // every group of this window is counted
+            unsigned int pos = 0, before = 0;
+            bool last_group = false;
+            if (t >= 0) {
+                const unsigned long long n = counters[t];
+                before = byte_sum(n & below_warp);
+                pos = running[t] + before + lower;
+                last_group = highest && (warp == kThreads / 32 - 1 || (n >> (8 * warp + 8)) == 0);
+            }
+            __syncthreads();  // every entry has read its tile's counter and position
+            if (last_group) {
+                running[t] += before + group;
+                counters[t] = 0;
+            }
+            if (t >= 0 && pos < capacity) list[pos] = circle;
+        }
+        __syncthreads();  // the next round rewrites the scratch this one read
+    }
+}
+
+}  // namespace
+
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm) {
+    if (tiles > kMaxCountTiles) throw std::invalid_argument("bin.count: more than kMaxCountTiles tiles");
+    int device = 0, sms = 1;
+    CR_CUDA(cudaGetDevice(&device));
+    CR_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int64_t most = std::max<int64_t>(1, (circles + kRoundCircles - 1) / kRoundCircles);  // a round of circles at least
+    const int chunks = static_cast<int>(std::min<int64_t>(int64_t(sms) * std::max(chunks_per_sm, 1), most));
+    return CountChunks{chunks, (std::max<int64_t>(circles, 1) + chunks - 1) / chunks};
+}
+
+void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
+                      unsigned long long* chunk_entries, uint2* ranges, cudaStream_t s) {
+    if (g.tile <= 0 || (g.tile & (g.tile - 1)) != 0) throw std::invalid_argument("bin.count: tiles of 2^n pixels only");
+    const size_t shared = size_t(g.tile_count()) * sizeof(unsigned int);
+    bin_count_kernel<<<k.chunks, kThreads, shared, s>>>(c, g, k.per_chunk, counts, chunk_entries, ranges);
+    check_launch("bin_count_kernel");
+}
+
+void launch_chunk_prefix(const unsigned int* counts, int tiles, const CountChunks& k, unsigned int* prefix,
+                         unsigned int* tile_totals, cudaStream_t s) {
+    chunk_prefix_kernel<<<(tiles + kPrefixTiles - 1) / kPrefixTiles, kPrefixTiles * kSegments, 0, s>>>(
+        counts, tiles, k.chunks, prefix, tile_totals);
+    check_launch("chunk_prefix_kernel");
+}
+
+void launch_count_total(const CountChunks& k, const unsigned long long* chunk_entries, unsigned long long* total,
+                        cudaStream_t s) {
+    count_total_kernel<<<1, kTotalThreads, 0, s>>>(k.chunks, chunk_entries, total);
+    check_launch("count_total_kernel");
+}
+
+void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
+                      const unsigned int* tile_totals, const unsigned long long* chunk_entries,
+                      unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
+                      unsigned long long* total, cudaStream_t s) {
+    const size_t shared = place_shared_bytes(g.tile_count());
+    CR_CUDA(cudaFuncSetAttribute(bin_place_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.per_chunk, prefix, tile_totals,
+                                                         chunk_entries, capacity, list, tile_start, tile_end, total);
+    check_launch("bin_place_kernel");
+}
+
+}  // namespace cr
