@@ -350,8 +350,29 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
+namespace {
+
+/// The most dynamic shared memory bin_place_kernel may use on the current
+/// device: the device's opt-in limit a block less the kernel's static arrays.
+size_t place_shared_limit() {
+    int device = 0, optin = 0;
+    CR_CUDA(cudaGetDevice(&device));
+    CR_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes attr{};
+    CR_CUDA(cudaFuncGetAttributes(&attr, bin_place_kernel));
+    return optin > int(attr.sharedSizeBytes) ? size_t(optin) - attr.sharedSizeBytes : 0;
+}
+
+}  // namespace
+
+int count_tile_limit() {
+    const size_t fit = place_shared_limit() / place_shared_bytes(1);
+    return static_cast<int>(std::min<size_t>(kMaxCountTiles, fit));
+}
+
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm) {
-    if (tiles > kMaxCountTiles) throw std::invalid_argument("bin.count: more than kMaxCountTiles tiles");
+    if (tiles > count_tile_limit())
+        throw std::invalid_argument("bin.count: more tiles than the counting sort takes on this GPU (count_tile_limit)");
     int device = 0, sms = 1;
     CR_CUDA(cudaGetDevice(&device));
     CR_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -385,8 +406,10 @@ void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, con
                       const unsigned int* tile_totals, const unsigned long long* chunk_entries,
                       unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
                       unsigned long long* total, cudaStream_t s) {
-    const size_t shared = place_shared_bytes(g.tile_count());
-    CR_CUDA(cudaFuncSetAttribute(bin_place_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    const size_t shared = place_shared_bytes(g.tile_count()), limit = place_shared_limit();
+    if (shared > limit) throw std::invalid_argument("bin.place: more tiles than fit its shared memory (count_tile_limit)");
+    // Always the device's whole allowance (the same value from every thread and renderer), never just this grid's need.
+    CR_CUDA(cudaFuncSetAttribute(bin_place_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
     bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.per_chunk, prefix, tile_totals,
                                                          chunk_entries, capacity, list, tile_start, tile_end, total);
     check_launch("bin_place_kernel");

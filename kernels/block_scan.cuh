@@ -11,7 +11,7 @@
 // Every thread of the block must call it (it contains two barriers), also
 // threads with no work: they pass 0. T is int by default (unsigned int for
 // sums that may wrap modulo 2^32). `warp_totals` is shared memory of at
-// least T/32 ints. Returns the exclusive prefix; `block_total` gets the sum.
+// least THREADS/32 values of type T. Returns the exclusive prefix; `block_total` gets the sum.
 // A trailing barrier is left to the caller: the scratch is reused only after
 // the caller's next __syncthreads().
 #pragma once

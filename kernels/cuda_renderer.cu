@@ -1,8 +1,9 @@
 // The CUDA renderer's host side: it owns the per-stage buffer groups
 // (kernels/frame_state.h), queues the frame's stages on one stream in frame
-// order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges/split or
-// bin.compact -> shade), and times each with cudaEvents (kernels/stage_timeline.h). The
-// kernels live one stage a file (clear.cu, advance.cu, bin.cu, shade_*.cu);
+// order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges/split,
+// bin.count/scan/place or bin.compact -> shade), and times each with
+// cudaEvents (kernels/stage_timeline.h). The kernels live one stage a file
+// (clear.cu, advance.cu, bin.cu and bin_count.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_profiler_api.h>
@@ -27,15 +28,16 @@ namespace cr {
 namespace {
 
 /// How binning runs for a scene, decided at setup: bins of `coarse` x
-/// `coarse` tiles, listed by bin.compact (one block per bin, no sort) or by
-/// the sorting stages (scan, fill, sort, ranges, and split).
+/// `coarse` tiles, listed by bin.compact (one block per bin, no sort), by
+/// the counting sort (count, scan, place; single tiles) or by the sorting
+/// stages (scan, fill, sort, ranges, and split).
 struct BinPlan {
     int coarse = 1;
     bool compact = false;
     bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
-    bool count = false;     ///< single-tile lists by the counting sort (bin.count/scan/ranges/place)
+    bool count = false;     ///< single-tile lists by the counting sort (bin.count/scan/place)
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.
@@ -93,7 +95,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const bool masks_fit = coarse_grid(g, plan.coarse).tile_count() <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
     // the counting sort replaces the sorting stages (and the split) where they would run
-    const bool countable = !plan.compact && o.coarse == 0 && g.tile_count() <= kMaxCountTiles;
+    const bool countable = !plan.compact && o.coarse == 0 && g.tile_count() <= count_tile_limit();
     if (countable && chosen(o.counting, mean < kCountTiles)) {
         plan.count = true;
         plan.coarse = 1;
@@ -176,6 +178,7 @@ public:
             geom_stale_ = false;
         }
         last_binned_ = false;
+        last_counted_ = false;
         pairs_unread_ = false;
         if (!binned_kind()) {
             shade_per_pixel(c);
@@ -255,7 +258,7 @@ private:
         if (!last_binned_) return "no binning";
         const std::string bins = std::to_string(plan_.coarse) + "x" + std::to_string(plan_.coarse) + "-tile bins";
         std::string p = plan_.compact ? "bin.compact, " + bins
-                        : plan_.count ? "counting sort, " + bins
+                        : last_counted_ ? "counting sort, " + bins
                                       : "sorted " + bins + (plan_.split ? ", split" : "");
         if (plan_.strips) p += "; strip masks";
         if (plan_.row_cull) p += "; row culling";
@@ -374,6 +377,7 @@ private:
             note_total(pairs);
             return place_and_shade(c, pairs, false);
         }
+        last_counted_ = false;  // the speculative pass may have set it
         bins_.count_and_scan(c, bin_grid_, stream_.get(), &timeline_);
         shade_in_batches(c, pairs);
     }
@@ -381,6 +385,7 @@ private:
     /// bin.place of the counting sort with room for `capacity` entries, then
     /// the shading (`speculative`: the true total is only on the device).
     void place_and_shade(const DeviceCircles& c, unsigned long long capacity, bool speculative) {
+        last_counted_ = true;
         TileLists lists = binned_lists(bins_.place(c, grid_, capacity, &tally_, stream_.get(), &timeline_), c.count);
         if (speculative) {
             lists.total = bins_.total.get();
@@ -534,6 +539,7 @@ private:
     unsigned long long pair_capacity_ = 0;  ///< next frame's speculative pair capacity (0: none)
     long long speculation_misses_ = 0;      ///< frames binned twice because they outgrew the capacity
     bool last_binned_ = false;
+    bool last_counted_ = false;             ///< the last frame's lists came from the counting sort (not its fallback)
     bool geom_stale_ = true;                ///< circles moved (or were uploaded) since bin.pack
     mutable bool clear_pending_ = false;    ///< clear() deferred into the next shading launch
 };

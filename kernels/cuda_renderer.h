@@ -103,14 +103,18 @@ struct CudaOptions {
     /// (kernels/bin_count.cu: per-chunk tile histograms, one scan, a
     /// placing pass; no radix sort, no bin.split) instead of the sorting
     /// stages. Auto: for scenes the sorting stages would bin whose circles
-    /// overlap fewer than kCountTiles tiles on average, on grids of at most
-    /// kMaxCountTiles tiles and with no forced bin size (coarse=0).
+    /// overlap fewer than kCountTiles tiles on average. Auto and On need a
+    /// grid of at most count_tile_limit() tiles (8192, fewer on GPUs with
+    /// less shared memory a block: kernels/stages.h), no forced bin size
+    /// (coarse=0) and a scene bin.compact does not take; elsewhere On is
+    /// ignored, as WorkCounts::path shows. A frame with more entries than
+    /// max_pairs_per_batch takes the sorting stages in batches.
     /// CR_CUDA_OPTIONS count=auto|on|off.
     Choice counting = Choice::Auto;
     /// The counting sort's chunks (thread blocks) per multiprocessor: 3 is
-    /// one wave of bin.place (its shared memory fits 3 blocks an SM with
-    /// 4096 tiles); more shorten the tail of uneven chunks, fewer keep the
-    /// chunks x tiles matrix small (CR_CUDA_OPTIONS chunks=1..32).
+    /// one wave of bin.place on the H200 (its shared memory fits 3 blocks an
+    /// SM with 4096 tiles); more shorten the tail of uneven chunks, fewer
+    /// keep the chunks x tiles matrix small (CR_CUDA_OPTIONS chunks=1..32).
     int count_chunks_per_sm = 3;
 };
 

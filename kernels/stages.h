@@ -81,9 +81,17 @@ void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs
 
 /// Binning by a stable counting sort (kernels/bin_count.cu; bins of one
 /// tile): threads a block of bin.count and bin.place, and the most tiles it
-/// takes (bin.place holds 12 bytes a tile in shared memory).
+/// takes on any GPU (bin.place holds 12 bytes a tile in shared memory;
+/// count_tile_limit gives the current device's limit, lower where a block
+/// may opt into less shared memory: ~4000 tiles on sm_75, ~7000 on sm_86
+/// and sm_89).
 constexpr int kCountThreads = 256;
 constexpr int kMaxCountTiles = 8192;
+
+/// The most tiles the counting sort takes on the current device: at most
+/// kMaxCountTiles, and what bin.place's shared memory (its static arrays
+/// plus 12 bytes a tile) leaves of the device's opt-in limit a block.
+int count_tile_limit();
 
 /// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
 /// consecutive circles (the last fewer).
@@ -95,7 +103,7 @@ struct CountChunks {
 /// Chunks for `circles` circles: chunks_per_sm per multiprocessor of the
 /// current device, at most one per bin.place round (4 x kCountThreads
 /// circles). Throws
-/// std::invalid_argument past kMaxCountTiles tiles.
+/// std::invalid_argument past count_tile_limit() tiles.
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box

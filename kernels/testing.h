@@ -23,7 +23,7 @@ enum class BinPath {
     Sorted,       ///< bin.scan, bin.fill, bin.sort, bin.ranges
     Compact,      ///< bin.compact
     SortedSplit,  ///< the sorted stages on bins of coarse x coarse tiles, then bin.split
-    Counted,      ///< the counting sort: bin.count, bin.scan, bin.ranges, bin.place (coarse 1)
+    Counted,      ///< the counting sort: bin.count, bin.scan, bin.place (coarse 1)
 };
 
 /// Runs bin.pack and the binning stages of `path` (one batch) on the circles

@@ -140,7 +140,7 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
 
 TEST(GpuBinStage, CountedListsEqualHostBinning) {
     REQUIRE_GPU();
-    // The counting sort (bin.count, bin.scan, bin.ranges, bin.place) gives
+    // The counting sort (bin.count, bin.scan, bin.place) gives
     // each tile exactly the circles whose box overlaps it, in input order,
     // however the circles are cut into chunks: 1 chunk per multiprocessor
     // (long chunks), 32 (chunks of a few rounds; at most one per 1024
