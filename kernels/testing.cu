@@ -98,6 +98,8 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
     return listing_of(g, bins.tile_start, bins.tile_end, sorted, pairs);
 }
 
+int gpu_count_tile_limit() { return count_tile_limit(); }
+
 void gpu_advance(Scene& scene, int steps) {
     DeviceMemoryTally tally;
     CudaStream stream;

@@ -38,6 +38,10 @@ enum class BinPath {
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse = 1,
                          BinPath path = BinPath::Sorted, int chunks_per_sm = 4);
 
+/// The most tiles the counting sort (BinPath::Counted) takes on this GPU
+/// (count_tile_limit in kernels/stages.h). Throws CudaError.
+int gpu_count_tile_limit();
+
 /// Runs kernels/block_scan.cuh's block_exclusive_scan in a test kernel:
 /// blocks of `threads` (32, 64, 256 or 1024) threads, one value each
 /// (values.size() a multiple of threads). Returns each thread's exclusive

@@ -171,5 +171,24 @@ TEST(GpuBinStage, CountedListsEqualHostBinning) {
     EXPECT_THROW(gpu_bin_lists(make_scene("rgb", 0), 64, 64, 16, 2, BinPath::Counted), std::invalid_argument);
 }
 
+TEST(GpuBinStage, CountedListsAtTheTileLimit) {
+    REQUIRE_GPU();
+    // 2048x1024 on 16-pixel tiles: 8192 tiles, kMaxCountTiles, where
+    // bin.place holds 96 KiB of counters and positions in shared memory
+    // (GPUs that give a block less cannot take it: count_tile_limit); one
+    // tile more is refused.
+    const int limit = gpu_count_tile_limit();
+    EXPECT_LE(limit, 8192);
+    EXPECT_THROW(gpu_bin_lists(make_scene("rgb", 0), 16 * (limit + 1), 16, 16, 1, BinPath::Counted),
+                 std::invalid_argument);
+    if (limit < 8192) GTEST_SKIP() << "this GPU's counting sort takes " << limit << " tiles";
+    const Scene s = make_scene("micro2M", 6);
+    const auto want = host_bins(s, 2048, 1024, 16);
+    for (int chunks : {1, 3}) {
+        const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks);
+        expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM");
+    }
+}
+
 }  // namespace
 }  // namespace cr
