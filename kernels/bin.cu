@@ -83,13 +83,9 @@ __device__ __forceinline__ unsigned int pair_key(int bx, int by, const TileGrid&
 }
 
 /// The circle's tile range at the fine level (tiles of 2^fine_shift pixels,
-/// the bins' g.tile / split_coarse: tiles_of_box with shifts for its
-/// divisions, the box being non-negative) when bin.split follows; empty
-/// otherwise.
+/// the bins' g.tile / split_coarse) when bin.split follows; empty otherwise.
 __device__ __forceinline__ TileRange fine_range(const PixelBox& box, int fine_shift, int split_coarse) {
-    if (split_coarse == 0 || box.empty()) return TileRange{0, 0, 0, 0};
-    return TileRange{box.min_x >> fine_shift, ((box.max_x - 1) >> fine_shift) + 1, box.min_y >> fine_shift,
-                     ((box.max_y - 1) >> fine_shift) + 1};
+    return split_coarse == 0 ? TileRange{0, 0, 0, 0} : tiles_of_box_pow2(box, fine_shift);
 }
 
 /// log2 of the fine tile size, g.tile / split_coarse (both powers of two).

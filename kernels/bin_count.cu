@@ -66,14 +66,11 @@ namespace {
 constexpr int kThreads = kCountThreads;
 constexpr int kSmall = 64;  ///< circles with more tiles than this are counted by the whole warp
 
-/// Circle i's tile range on `g`: bin.fill's bounding-box test,
-/// tiles_of_box with shifts for its divisions (the tile edge is 2^shift;
-/// box coordinates are not negative).
+/// Circle i's tile range on `g` (tiles of 2^shift pixels): bin.fill's
+/// bounding-box test.
 __device__ __forceinline__ TileRange circle_tiles(const DeviceCircles& c, int64_t i, const TileGrid& g, int shift) {
     const float4 geo = c.geom[i];
-    const PixelBox b = circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height);
-    if (b.empty()) return TileRange{0, 0, 0, 0};
-    return TileRange{b.min_x >> shift, ((b.max_x - 1) >> shift) + 1, b.min_y >> shift, ((b.max_y - 1) >> shift) + 1};
+    return tiles_of_box_pow2(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), shift);
 }
 
 /// A tile range in 8 bytes (every bound below 2^16: grids of at most
@@ -178,17 +175,26 @@ __global__ void __launch_bounds__(kPrefixTiles * kSegments)
         }
 }
 
+/// The frame's pair total: the sum of the chunks' entries (64 bits) into
+/// *total, by a block of THREADS threads (every thread calls it; one
+/// barrier).
+template <int THREADS>
+__device__ __forceinline__ void write_pair_total(int chunks, const unsigned long long* chunk_entries,
+                                                 unsigned long long* total) {
+    __shared__ unsigned long long warp_sums[THREADS / 32];
+    unsigned long long sum = 0;
+    for (int b = threadIdx.x; b < chunks; b += THREADS) sum += chunk_entries[b];
+    const unsigned long long pairs = block_sum<THREADS>(sum, warp_sums);
+    if (threadIdx.x == 0) *total = pairs;
+}
+
 constexpr int kTotalThreads = 1024;
 
-/// The frame's pair total, the sum of the chunks' entries (64 bits), for a
-/// host that must size the lists before bin.place (which writes it too).
+/// The pair total for a host that must size the lists before bin.place
+/// (which writes it too).
 __global__ void __launch_bounds__(kTotalThreads)
     count_total_kernel(int chunks, const unsigned long long* chunk_entries, unsigned long long* total) {
-    __shared__ unsigned long long warp_sums[kTotalThreads / 32];
-    unsigned long long sum = 0;
-    for (int b = threadIdx.x; b < chunks; b += kTotalThreads) sum += chunk_entries[b];
-    const unsigned long long pairs = block_sum<kTotalThreads>(sum, warp_sums);
-    if (threadIdx.x == 0) *total = pairs;
+    write_pair_total<kTotalThreads>(chunks, chunk_entries, total);
 }
 
 constexpr int kPerThread = 4;                           ///< circles a thread takes each round of bin.place
@@ -259,7 +265,6 @@ __device__ __forceinline__ void start_positions(int tiles, const unsigned int* p
                                                 unsigned long long* total) {
     constexpr int kWarps = kThreads / 32;
     __shared__ unsigned int segment_sums[kWarps];
-    __shared__ unsigned long long warp_sums[kWarps];
     const int b = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int t = threadIdx.x; t < tiles; t += kThreads) running[t] = tile_totals[t];
     __syncthreads();
@@ -288,11 +293,7 @@ __device__ __forceinline__ void start_positions(int tiles, const unsigned int* p
         }
         running[t] = first + prefix[size_t(b) * tiles + t];
     }
-    if (b != 0) return;  // the same in the whole block
-    unsigned long long entries = 0;
-    for (int k = threadIdx.x; k < chunks; k += kThreads) entries += chunk_entries[k];
-    const unsigned long long pairs = block_sum(entries, warp_sums);
-    if (threadIdx.x == 0) *total = pairs;
+    if (b == 0) write_pair_total<kThreads>(chunks, chunk_entries, total);  // the same in the whole block
 }
 
 /// bin.place (see the file comment).
@@ -363,22 +364,28 @@ size_t place_shared_limit() {
     return optin > int(attr.sharedSizeBytes) ? size_t(optin) - attr.sharedSizeBytes : 0;
 }
 
-}  // namespace
-
-int count_tile_limit() {
-    const size_t fit = place_shared_limit() / place_shared_bytes(1);
-    return static_cast<int>(std::min<size_t>(kMaxCountTiles, fit));
+/// The most tiles bin.place takes when it may use `limit` bytes of dynamic shared memory.
+int tiles_fitting(size_t limit) {
+    return static_cast<int>(std::min<size_t>(kMaxCountTiles, limit / place_shared_bytes(1)));
 }
 
+}  // namespace
+
+int count_tile_limit() { return tiles_fitting(place_shared_limit()); }
+
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm) {
-    if (tiles > count_tile_limit())
+    const size_t limit = place_shared_limit();
+    if (tiles > tiles_fitting(limit))
         throw std::invalid_argument("bin.count: more tiles than the counting sort takes on this GPU (count_tile_limit)");
+    // bin.place may use the device's whole allowance: the same value from
+    // every renderer and thread, set here once instead of at each launch.
+    CR_CUDA(cudaFuncSetAttribute(bin_place_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
     int device = 0, sms = 1;
     CR_CUDA(cudaGetDevice(&device));
     CR_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const int64_t most = std::max<int64_t>(1, (circles + kRoundCircles - 1) / kRoundCircles);  // a round of circles at least
     const int chunks = static_cast<int>(std::min<int64_t>(int64_t(sms) * std::max(chunks_per_sm, 1), most));
-    return CountChunks{chunks, (std::max<int64_t>(circles, 1) + chunks - 1) / chunks};
+    return CountChunks{chunks, (std::max<int64_t>(circles, 1) + chunks - 1) / chunks, tiles};
 }
 
 void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
@@ -406,10 +413,8 @@ void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, con
                       const unsigned int* tile_totals, const unsigned long long* chunk_entries,
                       unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
                       unsigned long long* total, cudaStream_t s) {
-    const size_t shared = place_shared_bytes(g.tile_count()), limit = place_shared_limit();
-    if (shared > limit) throw std::invalid_argument("bin.place: more tiles than fit its shared memory (count_tile_limit)");
-    // Always the device's whole allowance (the same value from every thread and renderer), never just this grid's need.
-    CR_CUDA(cudaFuncSetAttribute(bin_place_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit)));
+    if (g.tile_count() > k.tiles) throw std::invalid_argument("bin.place: a grid of more tiles than count_chunks took");
+    const size_t shared = place_shared_bytes(g.tile_count());
     bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.per_chunk, prefix, tile_totals,
                                                          chunk_entries, capacity, list, tile_start, tile_end, total);
     check_launch("bin_place_kernel");

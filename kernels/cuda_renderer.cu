@@ -407,9 +407,8 @@ private:
     /// nothing was shaded and the image is as before).
     bool speculate(const DeviceCircles& c) {
         const bool clear_was_pending = clear_pending_;
-        const PairBatch batch{0, c.count, 0, pair_capacity_, true, pair_capacity_ - last_pairs_total_};
         if (plan_.count) place_and_shade(c, pair_capacity_, true);
-        else bin_and_shade(c, batch, true, true);
+        else bin_and_shade(c, PairBatch{0, c.count, 0, pair_capacity_, true, pair_capacity_ - last_pairs_total_}, true, true);
         timeline_.close(stream_.get());  // the frame's GPU work ends here, not after the host's wait
         const unsigned long long pairs = wait_for_total();
         if (pairs <= pair_capacity_) {

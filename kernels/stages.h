@@ -94,16 +94,18 @@ constexpr int kMaxCountTiles = 8192;
 int count_tile_limit();
 
 /// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
-/// consecutive circles (the last fewer).
+/// consecutive circles (the last fewer), for grids of at most `tiles` tiles.
 struct CountChunks {
     int chunks = 0;
     int64_t per_chunk = 0;
+    int tiles = 0;
 };
 
-/// Chunks for `circles` circles: chunks_per_sm per multiprocessor of the
-/// current device, at most one per bin.place round (4 x kCountThreads
-/// circles). Throws
-/// std::invalid_argument past count_tile_limit() tiles.
+/// Chunks for `circles` circles on `tiles` tiles: chunks_per_sm per
+/// multiprocessor of the current device, at most one per bin.place round
+/// (4 x kCountThreads circles). Also lets bin.place use the device's
+/// shared memory (once, at setup). Throws std::invalid_argument past
+/// count_tile_limit() tiles.
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box

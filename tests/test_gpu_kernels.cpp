@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -355,6 +356,31 @@ std::vector<std::pair<Scene, std::pair<int, int>>> far_and_zero_scenes() {
             {named(custom({{2.5f / 8, 3.5f / 8, 0.f, 1, 0, 0, 0}}), "radius 0"), {8, 8}}};
 }
 
+/// Renders each case (scene, size) for one frame with tiled, persistent and
+/// ftb under every CR_CUDA_OPTIONS set of `options`, against cpuref: exact
+/// kernels every float, ftb the comparison rule; and `path_ok(path, opts)`
+/// must hold for each renderer's WorkCounts::path.
+void expect_cases_match_cpuref(const std::vector<std::pair<Scene, std::pair<int, int>>>& cases,
+                               std::initializer_list<const char*> options,
+                               const std::function<bool(const std::string&, const std::string&)>& path_ok) {
+    for (const auto& [scene, size] : cases) {
+        const auto [w, h] = size;
+        CpuRefRenderer ref;
+        const Image want = render_last(ref, scene, w, h, 1);
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
+            for (const char* opts : options) {
+                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+                const Image got = render_last(*r, scene, w, h, 1);
+                EXPECT_TRUE(path_ok(r->work().path, opts)) << r->name() << " " << opts << " " << r->work().path;
+                const CompareStats st = compare_images(got, want);
+                EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
+                if (k != KernelKind::FrontToBack) {
+                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << opts << " " << scene.name;
+                }
+            }
+    }
+}
+
 TEST(GpuStripMasks, HostileScenesStayExact) {
     REQUIRE_GPU();
     // Strip masks forced on (direct=0 so the tiny scenes are binned): extreme
@@ -369,22 +395,10 @@ TEST(GpuStripMasks, HostileScenesStayExact) {
     cases.push_back({pile_scene(.01f), {256, 256}});
     cases.push_back({make_scene("micro2M", 2), {257, 129}});
     cases.push_back({make_scene("rand10k", 4), {300, 200}});
-    for (const auto& [scene, size] : cases) {
-        const auto [w, h] = size;
-        CpuRefRenderer ref;
-        const Image want = render_last(ref, scene, w, h, 1);
-        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-            for (const char* opts : {"strips=on,direct=0", "strips=on,direct=0,batch=5000,spec=off"}) {
-                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
-                const Image got = render_last(*r, scene, w, h, 1);
-                EXPECT_NE(r->work().path.find("strip masks"), std::string::npos) << r->name() << " " << r->work().path;
-                const CompareStats st = compare_images(got, want);
-                EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
-                if (k != KernelKind::FrontToBack) {
-                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << opts << " " << scene.name;
-                }
-            }
-    }
+    expect_cases_match_cpuref(cases, {"strips=on,direct=0", "strips=on,direct=0,batch=5000,spec=off"},
+                              [](const std::string& path, const std::string&) {
+                                  return path.find("strip masks") != std::string::npos;
+                              });
 }
 
 TEST(GpuStripMasks, SnowIsTheSameFloatsWithAndWithout) {
@@ -419,29 +433,15 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     cases.push_back({make_scene("micro2M", 2), {257, 129}});
     cases.push_back({make_scene("rand10k", 4), {1000, 600}});
     cases.push_back({make_scene("biglittle", 1), {300, 200}});
-    for (const auto& [scene, size] : cases) {
-        const auto [w, h] = size;
-        CpuRefRenderer ref;
-        const Image want = render_last(ref, scene, w, h, 1);
-        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-            for (const char* opts : {"count=on,direct=0,bins=sort", "count=on,direct=0,bins=sort,chunks=1",
-                                     "count=on,direct=0,bins=sort,chunks=32,strips=on",
-                                     "count=on,direct=0,bins=sort,batch=5000"}) {
-                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
-                const Image got = render_last(*r, scene, w, h, 1);
-                // batch=5000: frames of more entries take the sorted batches, and say so
-                const bool batched = std::string(opts).find("batch=") != std::string::npos;
-                const std::string path = r->work().path;
-                EXPECT_TRUE(path.rfind("counting sort, 1x1-tile bins", 0) == 0 ||
-                            (batched && path.rfind("sorted 1x1-tile bins", 0) == 0))
-                    << r->name() << " " << opts << " " << path;
-                const CompareStats st = compare_images(got, want);
-                EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
-                if (k != KernelKind::FrontToBack) {
-                    EXPECT_EQ(differing_floats(got, want), 0) << r->name() << " " << opts << " " << scene.name;
-                }
-            }
-    }
+    expect_cases_match_cpuref(cases,
+                              {"count=on,direct=0,bins=sort", "count=on,direct=0,bins=sort,chunks=1",
+                               "count=on,direct=0,bins=sort,chunks=32,strips=on", "count=on,direct=0,bins=sort,batch=5000"},
+                              [](const std::string& path, const std::string& opts) {
+                                  // batch=5000: frames of more entries take the sorted batches, and say so
+                                  const bool batched = opts.find("batch=") != std::string::npos;
+                                  return path.rfind("counting sort, 1x1-tile bins", 0) == 0 ||
+                                         (batched && path.rfind("sorted 1x1-tile bins", 0) == 0);
+                              });
 }
 
 TEST(GpuCounting, StagesOfACountedFrame) {

@@ -156,3 +156,24 @@ TEST(CircleTouchesTile, NeverRejectsATileWithACoveredPixel) {
 }
 
 }  // namespace
+
+TEST(TileMath, PowerOfTwoTileRangeEqualsTheDivision) {
+    // The kernels' shift form against tiles_of_box for every box of a
+    // 40x24 image (corners, borders, one pixel, empty) on 8- and 16-pixel tiles.
+    for (int shift : {3, 4})
+        for (int x0 = 0; x0 <= 40; x0 += 3)
+            for (int x1 = x0; x1 <= 40; x1 += 5)
+                for (int y0 = 0; y0 <= 24; y0 += 7)
+                    for (int y1 = y0; y1 <= 24; y1 += 4) {
+                        const cr::PixelBox b{x0, x1, y0, y1};
+                        const cr::TileRange want = cr::tiles_of_box(b, 1 << shift), got = cr::tiles_of_box_pow2(b, shift);
+                        EXPECT_EQ(got.count(), want.count()) << x0 << " " << x1 << " " << y0 << " " << y1;
+                        if (!want.empty()) {
+                            EXPECT_EQ(got.tx0, want.tx0);
+                            EXPECT_EQ(got.tx1, want.tx1);
+                            EXPECT_EQ(got.ty0, want.ty0);
+                            EXPECT_EQ(got.ty1, want.ty1);
+                        }
+                    }
+    expect_range(cr::tiles_of_box_pow2(cr::PixelBox{15, 17, 0, 1}, 4), 0, 2, 0, 1);  // straddles a border
+}

@@ -38,6 +38,14 @@ CR_HD TileRange tiles_of_box(const PixelBox& b, int tile) {
     return TileRange{b.min_x / tile, (b.max_x - 1) / tile + 1, b.min_y / tile, (b.max_y - 1) / tile + 1};
 }
 
+/// tiles_of_box for tiles of 2^shift pixels, the divisions as shifts (the
+/// kernels' hot loops; valid because circle_pixel_box never gives negative
+/// coordinates).
+CR_HD TileRange tiles_of_box_pow2(const PixelBox& b, int shift) {
+    if (b.empty()) return TileRange{0, 0, 0, 0};
+    return TileRange{b.min_x >> shift, ((b.max_x - 1) >> shift) + 1, b.min_y >> shift, ((b.max_y - 1) >> shift) + 1};
+}
+
 /// A circle is "extreme" when its coordinates are so large that float
 /// rounding could let d2 <= r*r hold for a pixel outside its bounding box.
 /// For |x|, |y|, r <= 4 the half-pixel margin of the box (>= 3e-5 for images
