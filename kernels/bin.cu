@@ -28,7 +28,8 @@
 //   bin.split  (bins of C x C tiles; exact kernels, and ftb on snow) one
 //              block per bin splits its list into its tiles' lists, in
 //              order, from tile masks bin.fill put in the keys above the
-//              bin id (bin_split_kernel).
+//              bin id, or that the counting sort's bin.place wrote beside
+//              each circle (bin_split_kernel).
 //
 // Speculative capacity. The pair total is known only on the device after
 // bin.scan; sizing the sort with it would mean waiting for it on the host
@@ -57,30 +58,6 @@
 namespace cr {
 
 namespace {
-
-/// The tiles of bin (bx, by) of coarse x coarse tiles that the tile range
-/// `fine` overlaps, as a mask: bit j for the bin's tile j (row-major inside
-/// the bin); the range's columns inside the bin as one row of bits,
-/// repeated for each of its rows inside the bin.
-__device__ __forceinline__ unsigned int tiles_in_bin(const TileRange& fine, int bx, int by, int coarse) {
-    const int cx0 = max(fine.tx0 - bx * coarse, 0), cx1 = min(fine.tx1 - bx * coarse, coarse);
-    const int cy0 = max(fine.ty0 - by * coarse, 0), cy1 = min(fine.ty1 - by * coarse, coarse);
-    if (cx0 >= cx1 || cy0 >= cy1) return 0;
-    const unsigned int row = ((1u << (cx1 - cx0)) - 1u) << cx0;
-    unsigned int m = 0;
-    for (int y = cy0; y < cy1; ++y) m |= row << (y * coarse);
-    return m;
-}
-
-/// A pair's key: the bin id (bx, by) of the bin grid g, plus, when
-/// `split_coarse` > 0 (bin.split follows), the mask of the bin's tiles the
-/// circle's tile range `fine` overlaps in bits kSplitMaskShift.. (the sort
-/// looks only at the bin id's bits; bin.split reads the mask).
-__device__ __forceinline__ unsigned int pair_key(int bx, int by, const TileGrid& g, const TileRange& fine,
-                                                 int split_coarse) {
-    const unsigned int key = static_cast<unsigned int>(by * g.tiles_x + bx);
-    return split_coarse > 0 ? key | tiles_in_bin(fine, bx, by, split_coarse) << kSplitMaskShift : key;
-}
 
 /// The circle's tile range at the fine level (tiles of 2^fine_shift pixels,
 /// the bins' g.tile / split_coarse) when bin.split follows; empty otherwise.
@@ -274,53 +251,89 @@ __global__ void __launch_bounds__(kBinThreads)
     }
 }
 
-constexpr int kSplitUnroll = 8;
+constexpr int kSplitStage = 2048;  ///< keys a block of 4x4 bins stages in shared memory at a time (16 KB with the circles; 2x2: half)
 
 /// Stage bin.split: splits each bin's list of C x C tiles (C = 2 or 4;
 /// input order) into one list per tile, keeping the order: the second
 /// level of two-level binning, without a second sort. One block per bin,
-/// one warp per tile j of the bin; no shared memory and no barrier: every
-/// warp works alone. The warp walks the bin's sorted keys, 32 consecutive
-/// ones a step (coalesced), kSplitUnroll steps loaded at once so their
-/// latencies overlap. Bit kSplitMaskShift + j of a key says whether the
-/// circle overlaps tile j (bin.fill computed it with the conservative box
-/// test, so no circle record is read here). The ballot of that bit gives
-/// each lane its rank among the step's hits (popcount of the bits below
-/// it); the hits store their circle index at consecutive places of the
-/// tile's list (coalesced) and the warp's running count moves on by the
-/// ballot's popcount. Tile j of bin b writes to its own region of out[],
-/// C*C*start[b] + j*len(b), so regions never overlap. Warps of tiles past
-/// the image's edge leave at once.
+/// one warp per tile j of the bin. The block stages the bin's list (circle
+/// indices and tile masks) in shared memory, a stage of kSplitStage entries
+/// (C = 4; half for C = 2) at a time: every thread loads its share
+/// (coalesced), the block meets at a barrier, and while the warps work on
+/// this stage the loads for the next one are already in flight (held in
+/// registers, written to shared memory after the second barrier). So the
+/// list is read from global memory once, not once per tile, and a warp
+/// never waits on a global load in its loop. Bit kSplitMaskShift + j of an
+/// entry's mask says whether the circle overlaps tile j: after the sorting
+/// stages it is in the entry's key (bin.fill computed it with the
+/// conservative box test) and the circle in the bin's list; after the
+/// counting sort both come in one 8-byte pair from bin.place.
+/// Each warp walks the staged masks 32 consecutive ones a step (consecutive
+/// words: no bank conflicts). The ballot of bit j gives each lane its rank
+/// among the step's hits (popcount of the bits below it); the hits store
+/// their circle index at consecutive places of the tile's list (coalesced)
+/// and the warp's running count moves on by the ballot's popcount. Tile j
+/// of bin b writes to its own region of out[], C*C*start[b] + j*len(b), so
+/// regions never overlap. Warps of tiles past the image's edge load and
+/// reach both barriers of every stage (every thread of the block must) but
+/// skip the ballots. A speculative frame that overflowed its capacity (the
+/// counting sort's bin runs may then reach past the entries written) is
+/// skipped by every block at once, as the shading skips it.
 template <int C>
 __global__ void __launch_bounds__(C * C * 32)
-    bin_split_kernel(TileGrid tiles, int bins_x, const unsigned int* keys, const int* lists,
-                     const unsigned int* bin_start, const unsigned int* bin_end, int* out, unsigned int* tile_start,
-                     unsigned int* tile_end) {
+    bin_split_kernel(TileGrid tiles, TileLists bins, const unsigned int* keys, const uint2* pairs, int* out,
+                     unsigned int* tile_start, unsigned int* tile_end) {
+    constexpr int kThreads = C * C * 32, kStage = C == 4 ? kSplitStage : kSplitStage / 2;
+    constexpr int kPerThread = kStage / kThreads;
+    __shared__ unsigned int staged_key[kStage];
+    __shared__ int staged_circle[kStage];
+    if (bins.overflowed()) return;  // the whole block: the frame is binned again
     const int b = blockIdx.x, j = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int tx = (b % bins_x) * C + j % C, ty = (b / bins_x) * C + j / C;
-    if (tx >= tiles.tiles_x || ty >= tiles.tiles_y) return;  // the whole warp; nothing waits for it
-    const unsigned int first = bin_start[b], len = bin_end[b] - first;
+    const int bx = b % bins.bins_x, by = b / bins.bins_x, tx = bx * C + j % C, ty = by * C + j / C;
+    const bool inside = tx < tiles.tiles_x && ty < tiles.tiles_y;  // the same in the whole warp
+    const unsigned int first = bins.start[b], len = bins.end[b] - first;
     const size_t region = size_t(first) * (C * C) + size_t(j) * len;
+    int* tile_out = out + region;
     const unsigned int below = (1u << lane) - 1u, bit = 1u << (kSplitMaskShift + j);
+    unsigned int key[kPerThread];
+    int circle[kPerThread];
+    auto load_stage = [&](unsigned int base) {
+#pragma unroll
+        for (int u = 0; u < kPerThread; ++u) {
+            const unsigned int k = base + u * kThreads + threadIdx.x;
+            if (pairs) {  // the same in every thread
+                const uint2 p = k < len ? pairs[first + k] : make_uint2(0xffffffffu, 0u);
+                circle[u] = static_cast<int>(p.x);
+                key[u] = p.y << kSplitMaskShift;
+            } else {
+                circle[u] = k < len ? bins.list[first + k] : -1;
+                key[u] = k < len ? keys[first + k] : 0u;
+            }
+        }
+    };
+    load_stage(0);
     unsigned int listed = 0;
-    for (unsigned int base = 0; base < len; base += 32 * kSplitUnroll) {
-        unsigned int key[kSplitUnroll];
+    for (unsigned int base = 0; base < len; base += kStage) {  // the same stages in every thread
 #pragma unroll
-        for (int u = 0; u < kSplitUnroll; ++u) {
-            const unsigned int k = base + u * 32 + lane;
-            key[u] = k < len ? keys[first + k] : 0u;
+        for (int u = 0; u < kPerThread; ++u) {
+            staged_key[u * kThreads + threadIdx.x] = key[u];
+            staged_circle[u * kThreads + threadIdx.x] = circle[u];
         }
-        int circle[kSplitUnroll];
-#pragma unroll
-        for (int u = 0; u < kSplitUnroll; ++u) circle[u] = (key[u] & bit) ? lists[first + base + u * 32 + lane] : -1;
-#pragma unroll
-        for (int u = 0; u < kSplitUnroll; ++u) {
-            const unsigned int hits = __ballot_sync(0xffffffffu, (key[u] & bit) != 0);
-            if (key[u] & bit) out[region + listed + __popc(hits & below)] = circle[u];
-            listed += __popc(hits);
+        __syncthreads();
+        if (base + kStage < len) load_stage(base + kStage);  // in flight during the walk below
+        const unsigned int n = min(len - base, unsigned(kStage));
+        if (inside) {
+#pragma unroll 4
+            for (unsigned int k = lane; k < (n + 31u) / 32u * 32u; k += 32) {
+                const bool hit = k < n && (staged_key[k] & bit) != 0;
+                const unsigned int hits = __ballot_sync(0xffffffffu, hit);
+                if (hit) tile_out[listed + __popc(hits & below)] = staged_circle[k];
+                listed += __popc(hits);
+            }
         }
+        __syncthreads();  // the stage is read before the next one overwrites it
     }
-    if (lane == 0) {
+    if (inside && lane == 0) {
         tile_start[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(region);
         tile_end[ty * tiles.tiles_x + tx] = static_cast<unsigned int>(region + listed);
     }
@@ -390,15 +403,15 @@ void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists
     check_launch("bin_compact_kernel");
 }
 
-void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, int* out,
-                      unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s) {
+void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, const uint2* pairs,
+                      int* out, unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s) {
+    if ((keys == nullptr) == (pairs == nullptr) || (keys && !bins.list))
+        throw std::invalid_argument("launch_bin_split: the keys (and bins.list) of the sorting stages, or bin.place's pairs");
     const int count = ((tiles.tiles_x + bins.coarse - 1) / bins.coarse) * ((tiles.tiles_y + bins.coarse - 1) / bins.coarse);
     if (bins.coarse == 2)
-        bin_split_kernel<2><<<count, 4 * 32, 0, s>>>(tiles, bins.bins_x, keys, bins.list, bins.start, bins.end, out,
-                                                     tile_start, tile_end);
+        bin_split_kernel<2><<<count, 4 * 32, 0, s>>>(tiles, bins, keys, pairs, out, tile_start, tile_end);
     else if (bins.coarse == 4)
-        bin_split_kernel<4><<<count, 16 * 32, 0, s>>>(tiles, bins.bins_x, keys, bins.list, bins.start, bins.end, out,
-                                                      tile_start, tile_end);
+        bin_split_kernel<4><<<count, 16 * 32, 0, s>>>(tiles, bins, keys, pairs, out, tile_start, tile_end);
     else
         throw std::invalid_argument("launch_bin_split: bins of 2x2 or 4x4 tiles only");
     check_launch("bin_split_kernel");

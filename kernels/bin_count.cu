@@ -1,7 +1,11 @@
-// Stage "bin" as a stable counting sort (bins of one tile; the renderer's
-// plan_binning picks it for scenes of small circles, CudaOptions::counting):
-// the same per-tile lists as bin.scan/fill/sort/ranges (kernels/bin.cu),
-// circle indices in input order within a tile, without a radix sort.
+// Stage "bin" as a stable counting sort (the renderer's plan_binning picks
+// it, CudaOptions::counting): the same per-bin lists as
+// bin.scan/fill/sort/ranges (kernels/bin.cu), circle indices in input
+// order within a bin, without a radix sort. "Tile" below is a bin: one
+// tile, or a square of 2x2 or 4x4 tiles that bin.split splits next. For
+// those, bin.count keeps each circle's range of fine tiles (bin.place
+// coarsens it to bins) and bin.place writes each entry as a pair (circle,
+// mask of the bin's tiles the circle's box overlaps) for bin.split.
 //
 // The circles are cut into B chunks of consecutive circles, one thread
 // block per chunk in both passes over the circles:
@@ -73,15 +77,6 @@ __device__ __forceinline__ TileRange circle_tiles(const DeviceCircles& c, int64_
     return tiles_of_box_pow2(circle_pixel_box(geo.x, geo.y, geo.z, g.width, g.height), shift);
 }
 
-/// A tile range in 8 bytes (every bound below 2^16: grids of at most
-/// kMaxCountTiles tiles), as bin.count leaves it for bin.place.
-__device__ __forceinline__ uint2 pack_range(const TileRange& r) {
-    return make_uint2(unsigned(r.tx0) | unsigned(r.tx1) << 16, unsigned(r.ty0) | unsigned(r.ty1) << 16);
-}
-__device__ __forceinline__ TileRange unpack_range(uint2 p) {
-    return TileRange{int(p.x & 0xffffu), int(p.x >> 16), int(p.y & 0xffffu), int(p.y >> 16)};
-}
-
 /// Sum of `v` over a block of THREADS threads (every thread calls it;
 /// thread 0 gets the sum; one barrier).
 template <int THREADS = kThreads>
@@ -99,8 +94,11 @@ __device__ __forceinline__ unsigned long long block_sum(unsigned long long v, un
 /// (b + 1) * per_chunk). A lane counts a circle of at most kSmall tiles
 /// itself; larger circles are taken by the whole warp one at a time (lanes
 /// striding over its tiles), so one huge circle does not hold up a lane.
+/// With split_shift = s > 0 the tiles of `g` are bins of 2^s x 2^s fine
+/// tiles: the circle's range is kept at the fine level (bin.place derives
+/// the bins and the split's tile masks from it) and counted per bin.
 __global__ void __launch_bounds__(kThreads)
-    bin_count_kernel(DeviceCircles c, TileGrid g, int64_t per_chunk, unsigned int* counts,
+    bin_count_kernel(DeviceCircles c, TileGrid g, int split_shift, int64_t per_chunk, unsigned int* counts,
                      unsigned long long* chunk_entries, uint2* ranges) {
     extern __shared__ unsigned int hist[];
     __shared__ unsigned long long warp_sums[kThreads / 32];
@@ -111,8 +109,9 @@ __global__ void __launch_bounds__(kThreads)
     unsigned long long mine = 0;
     for (int64_t first = c0 + (threadIdx.x & ~31); first < c1; first += kThreads) {
         const int64_t i = first + lane;
-        const TileRange tr = i < c1 ? circle_tiles(c, i, g, shift) : TileRange{0, 0, 0, 0};
-        if (i < c1) ranges[i] = pack_range(tr);
+        const TileRange fine = i < c1 ? circle_tiles(c, i, g, shift - split_shift) : TileRange{0, 0, 0, 0};
+        if (i < c1) ranges[i] = pack_range(fine);
+        const TileRange tr = coarsen(fine, split_shift);
         const int n = static_cast<int>(tr.count()), w = tr.empty() ? 1 : tr.tx1 - tr.tx0;
         mine += n;
         if (n <= kSmall)
@@ -228,14 +227,14 @@ size_t place_shared_bytes(int tiles) { return size_t(tiles) * (sizeof(unsigned l
 /// in input order (a thread's own prefix, then the block-level exclusive
 /// scan of the threads' sums). Returns the round's number of entries (the
 /// same in every thread; contains the block scan's barriers).
-__device__ __forceinline__ int number_round(const uint2* ranges, int64_t r0, int64_t c1, int* first_entry,
-                                            int* tx0, int* ty0, int* width, int* warp_totals) {
+__device__ __forceinline__ int number_round(const uint2* ranges, int split_shift, int64_t r0, int64_t c1,
+                                            int* first_entry, int* tx0, int* ty0, int* width, int* warp_totals) {
     int counts[kPerThread], mine = 0;
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
         const int slot = threadIdx.x * kPerThread + j;
         const int64_t i = r0 + slot;
-        const TileRange tr = i < c1 ? unpack_range(ranges[i]) : TileRange{0, 0, 0, 0};
+        const TileRange tr = coarsen(i < c1 ? unpack_range(ranges[i]) : TileRange{0, 0, 0, 0}, split_shift);
         tx0[slot] = tr.tx0;
         ty0[slot] = tr.ty0;
         width[slot] = tr.empty() ? 1 : tr.tx1 - tr.tx0;
@@ -296,12 +295,19 @@ __device__ __forceinline__ void start_positions(int tiles, const unsigned int* p
     if (b == 0) write_pair_total<kThreads>(chunks, chunk_entries, total);  // the same in the whole block
 }
 
-/// bin.place (see the file comment).
+/// bin.place (see the file comment). With split_shift > 0 the tiles of
+/// `g` are bins of 2^split_shift x 2^split_shift tiles that bin.split
+/// splits next, `ranges` holds fine ranges (bin.count), coarsened here,
+/// and each entry is written to `pairs` instead of `list`: its circle and
+/// the mask of the bin's tiles its fine range overlaps (tiles_in_bin; the
+/// range is read again from `ranges`, where this round's loads left it in
+/// L1). One 8-byte store: writing the mask to an array of its own measured
+/// twice as slow as the circle alone (two scattered stores an entry).
 __global__ void __launch_bounds__(kThreads)
-    bin_place_kernel(int64_t count, const uint2* ranges, TileGrid g, int64_t per_chunk, const unsigned int* prefix,
-                     const unsigned int* tile_totals, const unsigned long long* chunk_entries,
-                     unsigned long long capacity, int* list, unsigned int* start, unsigned int* end,
-                     unsigned long long* total) {
+    bin_place_kernel(int64_t count, const uint2* ranges, TileGrid g, int split_shift, int64_t per_chunk,
+                     const unsigned int* prefix, const unsigned int* tile_totals,
+                     const unsigned long long* chunk_entries, unsigned long long capacity, int* list, uint2* pairs,
+                     unsigned int* start, unsigned int* end, unsigned long long* total) {
     static_assert(kThreads / 32 <= 8, "one byte of the 64-bit counters per warp");
     extern __shared__ unsigned long long counters[];  // [tiles], then running[tiles]
     __shared__ int first_entry[kRoundCircles], tx0[kRoundCircles], ty0[kRoundCircles], width[kRoundCircles];
@@ -313,16 +319,19 @@ __global__ void __launch_bounds__(kThreads)
     const unsigned long long below_warp = (1ull << (8 * warp)) - 1ull;
     const int64_t c0 = int64_t(b) * per_chunk, c1 = min(count, c0 + per_chunk);
     for (int64_t r0 = c0; r0 < c1; r0 += kRoundCircles) {  // the same rounds in every thread
-        const int entries = number_round(ranges, r0, c1, first_entry, tx0, ty0, width, warp_totals);
+        const int entries = number_round(ranges, split_shift, r0, c1, first_entry, tx0, ty0, width, warp_totals);
         __syncthreads();  // first_entry and the tile ranges are complete (and, first round, the counters)
         for (int w0 = 0; w0 < entries; w0 += kThreads) {  // the same windows in every thread
             const int e = w0 + threadIdx.x;
             int t = -1, circle = 0;
+            unsigned int mask = 0;
             if (e < entries) {
                 const int o = owner_of(first_entry, e);
                 const unsigned int k = e - first_entry[o], w = width[o], row = k / w;
-                t = (ty0[o] + int(row)) * g.tiles_x + tx0[o] + int(k - row * w);
+                const int bx = tx0[o] + int(k - row * w), by = ty0[o] + int(row);
+                t = by * g.tiles_x + bx;
                 circle = static_cast<int>(r0 + o);
+                if (pairs) mask = tiles_in_bin(unpack_range(ranges[r0 + o]), bx, by, 1 << split_shift);
             }
             const unsigned int peers = __match_any_sync(0xffffffffu, t);
             const unsigned int group = __popc(peers), lower = __popc(peers & ((1u << lane) - 1u));
@@ -343,7 +352,10 @@ __global__ void __launch_bounds__(kThreads)
                 running[t] += before + group;
                 counters[t] = 0;
             }
-            if (t >= 0 && pos < capacity) list[pos] = circle;
+            if (t >= 0 && pos < capacity) {
+                if (pairs) pairs[pos] = make_uint2(static_cast<unsigned int>(circle), mask);
+                else list[pos] = circle;
+            }
         }
         __syncthreads();  // the next round rewrites the scratch this one read
     }
@@ -369,11 +381,19 @@ int tiles_fitting(size_t limit) {
     return static_cast<int>(std::min<size_t>(kMaxCountTiles, limit / place_shared_bytes(1)));
 }
 
+/// log2 of `coarse` (1, 2 or 4; std::invalid_argument otherwise).
+int split_shift_of(int coarse) {
+    if (coarse != 1 && coarse != 2 && coarse != 4)
+        throw std::invalid_argument("bin.count: bins of 1x1, 2x2 or 4x4 tiles only");
+    return coarse == 4 ? 2 : coarse == 2 ? 1 : 0;
+}
+
 }  // namespace
 
 int count_tile_limit() { return tiles_fitting(place_shared_limit()); }
 
-CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm) {
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse) {
+    const int shift = split_shift_of(split_coarse);
     const size_t limit = place_shared_limit();
     if (tiles > tiles_fitting(limit))
         throw std::invalid_argument("bin.count: more tiles than the counting sort takes on this GPU (count_tile_limit)");
@@ -385,14 +405,15 @@ CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm) {
     CR_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const int64_t most = std::max<int64_t>(1, (circles + kRoundCircles - 1) / kRoundCircles);  // a round of circles at least
     const int chunks = static_cast<int>(std::min<int64_t>(int64_t(sms) * std::max(chunks_per_sm, 1), most));
-    return CountChunks{chunks, (std::max<int64_t>(circles, 1) + chunks - 1) / chunks, tiles};
+    return CountChunks{chunks, (std::max<int64_t>(circles, 1) + chunks - 1) / chunks, tiles, shift};
 }
 
 void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
                       unsigned long long* chunk_entries, uint2* ranges, cudaStream_t s) {
-    if (g.tile <= 0 || (g.tile & (g.tile - 1)) != 0) throw std::invalid_argument("bin.count: tiles of 2^n pixels only");
+    if (g.tile <= 0 || (g.tile & (g.tile - 1)) != 0 || (g.tile >> k.split_shift) == 0)
+        throw std::invalid_argument("bin.count: tiles of 2^n pixels only");
     const size_t shared = size_t(g.tile_count()) * sizeof(unsigned int);
-    bin_count_kernel<<<k.chunks, kThreads, shared, s>>>(c, g, k.per_chunk, counts, chunk_entries, ranges);
+    bin_count_kernel<<<k.chunks, kThreads, shared, s>>>(c, g, k.split_shift, k.per_chunk, counts, chunk_entries, ranges);
     check_launch("bin_count_kernel");
 }
 
@@ -411,12 +432,15 @@ void launch_count_total(const CountChunks& k, const unsigned long long* chunk_en
 
 void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
                       const unsigned int* tile_totals, const unsigned long long* chunk_entries,
-                      unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
-                      unsigned long long* total, cudaStream_t s) {
+                      unsigned long long capacity, int* list, uint2* pairs, unsigned int* tile_start,
+                      unsigned int* tile_end, unsigned long long* total, cudaStream_t s) {
     if (g.tile_count() > k.tiles) throw std::invalid_argument("bin.place: a grid of more tiles than count_chunks took");
+    if ((k.split_shift > 0) != (pairs != nullptr) || (k.split_shift == 0 && list == nullptr))
+        throw std::invalid_argument("bin.place: bins to split take `pairs`, single tiles `list`");
     const size_t shared = place_shared_bytes(g.tile_count());
-    bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.per_chunk, prefix, tile_totals,
-                                                         chunk_entries, capacity, list, tile_start, tile_end, total);
+    bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.split_shift, k.per_chunk, prefix,
+                                                         tile_totals, chunk_entries, capacity, list, pairs,
+                                                         tile_start, tile_end, total);
     check_launch("bin_place_kernel");
 }
 

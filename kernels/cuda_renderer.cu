@@ -1,7 +1,7 @@
 // The CUDA renderer's host side: it owns the per-stage buffer groups
 // (kernels/frame_state.h), queues the frame's stages on one stream in frame
-// order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges/split,
-// bin.count/scan/place or bin.compact -> shade), and times each with
+// order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges or
+// bin.count/scan/place, then bin.split, or bin.compact -> shade), and times each with
 // cudaEvents (kernels/stage_timeline.h). The kernels live one stage a file
 // (clear.cu, advance.cu, bin.cu and bin_count.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
@@ -37,7 +37,7 @@ struct BinPlan {
     bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
-    bool count = false;     ///< single-tile lists by the counting sort (bin.count/scan/place)
+    bool count = false;     ///< lists by the counting sort (bin.count/scan/place; then bin.split if `split`)
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.
@@ -73,8 +73,16 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, doubl
     return BinPlan{coarse, fits(coarse)};
 }
 
-/// plan_bins, plus the counting sort (single-tile lists without a radix
-/// sort) for scenes of small circles that would be sorted, and the shading's culling for small circles (mean below
+/// Where the counting sort (Choice::Auto) bins faster than the sorting
+/// stages: on single tiles, scenes of small circles (mean below
+/// kCountTiles; with larger circles the entries per circle make bin.place
+/// slower than sorting 4x4 bins and splitting them); on bins of 4x4 (or
+/// 2x2) tiles, every scene the sorting stages would bin (measured on the
+/// H200: docs/PERFORMANCE.md, steps 24-25).
+bool counting_pays(const BinPlan& plan, double mean) { return plan.coarse > 1 || mean < kCountTiles; }
+
+/// plan_bins, plus the counting sort instead of the sorting stages
+/// (counting_pays), and the shading's culling for small circles (mean below
 /// kRowCullTiles; 16x16 tiles, 4 rows a thread, no teaching variant): strip
 /// masks in every tiled kernel, or row culling in the exact ones when
 /// strip masks are off or rowcull=on; and bin.split after sorted coarse
@@ -94,13 +102,10 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
     const bool masks_fit = coarse_grid(g, plan.coarse).tile_count() <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
-    // the counting sort replaces the sorting stages (and the split) where they would run
-    const bool countable = !plan.compact && o.coarse == 0 && g.tile_count() <= count_tile_limit();
-    if (countable && chosen(o.counting, mean < kCountTiles)) {
-        plan.count = true;
-        plan.coarse = 1;
-        plan.split = false;
-    }
+    // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
+    const int bins = coarse_grid(g, plan.coarse).tile_count();
+    const bool countable = !plan.compact && bins <= count_tile_limit();
+    plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
     return plan;
 }
 
@@ -137,7 +142,8 @@ public:
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) bins_.reserve_scene(circles_.count, bin_grid_.tile_count(), &tally_, st);
         if (binned_kind() && plan_.count)
-            bins_.reserve_counting(circles_.count, grid_.tile_count(), opt_.count_chunks_per_sm, &tally_, st);
+            bins_.reserve_counting(circles_.count, bin_grid_.tile_count(), opt_.count_chunks_per_sm,
+                                   plan_.split ? plan_.coarse : 1, &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
             persistent_blocks_ = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade);
@@ -258,8 +264,7 @@ private:
         if (!last_binned_) return "no binning";
         const std::string bins = std::to_string(plan_.coarse) + "x" + std::to_string(plan_.coarse) + "-tile bins";
         std::string p = plan_.compact ? "bin.compact, " + bins
-                        : last_counted_ ? "counting sort, " + bins
-                                      : "sorted " + bins + (plan_.split ? ", split" : "");
+                        : (last_counted_ ? "counting sort, " : "sorted ") + bins + (plan_.split ? ", split" : "");
         if (plan_.strips) p += "; strip masks";
         if (plan_.row_cull) p += "; row culling";
         return p;
@@ -369,7 +374,7 @@ private:
     /// render_binned; a frame with more entries than one batch takes the
     /// sorting stages in batches instead.
     void render_counted(const DeviceCircles& c) {
-        bins_.count_tiles(c, grid_, pair_capacity_ == 0, stream_.get(), &timeline_);
+        bins_.count_tiles(c, bin_grid_, pair_capacity_ == 0, stream_.get(), &timeline_);
         last_binned_ = true;
         if (pair_capacity_ > 0 && speculate(c)) return;
         const unsigned long long pairs = wait_for_total();
@@ -382,15 +387,17 @@ private:
         shade_in_batches(c, pairs);
     }
 
-    /// bin.place of the counting sort with room for `capacity` entries, then
-    /// the shading (`speculative`: the true total is only on the device).
+    /// bin.place of the counting sort with room for `capacity` entries, and
+    /// bin.split where planned, then the shading (`speculative`: the true
+    /// total is only on the device).
     void place_and_shade(const DeviceCircles& c, unsigned long long capacity, bool speculative) {
         last_counted_ = true;
-        TileLists lists = binned_lists(bins_.place(c, grid_, capacity, &tally_, stream_.get(), &timeline_), c.count);
+        TileLists lists = binned_lists(bins_.place(c, bin_grid_, capacity, &tally_, stream_.get(), &timeline_), c.count);
         if (speculative) {
             lists.total = bins_.total.get();
             lists.capacity = capacity;
         }
+        if (plan_.split) lists = bins_.split(grid_, lists, capacity, &tally_, stream_.get(), &timeline_);
         shade_lists(c, lists, kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr);
     }
 

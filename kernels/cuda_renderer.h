@@ -99,15 +99,17 @@ struct CudaOptions {
     /// bins, bin.compact) or more than kSplitBinIds bins (the masks' keys
     /// hold a 16-bit bin id). CR_CUDA_OPTIONS split=auto|on|off.
     Choice split = Choice::Auto;
-    /// Binning by a stable counting sort into single-tile lists
-    /// (kernels/bin_count.cu: per-chunk tile histograms, one scan, a
-    /// placing pass; no radix sort, no bin.split) instead of the sorting
-    /// stages. Auto: for scenes the sorting stages would bin whose circles
-    /// overlap fewer than kCountTiles tiles on average. Auto and On need a
-    /// grid of at most count_tile_limit() tiles (8192, fewer on GPUs with
-    /// less shared memory a block: kernels/stages.h), no forced bin size
-    /// (coarse=0) and a scene bin.compact does not take; elsewhere On is
-    /// ignored, as WorkCounts::path shows. A frame with more entries than
+    /// Binning by a stable counting sort (kernels/bin_count.cu: per-chunk
+    /// histograms of the bins, one scan, a placing pass; no radix sort)
+    /// instead of the sorting stages, on the bins plan_bins chose: single
+    /// tiles, or bins of 4x4 tiles that bin.split then splits (it reads the
+    /// circles' fine tile ranges bin.count kept). Auto: on 4x4 bins for
+    /// every scene the sorting stages would bin; on single tiles for scenes
+    /// whose circles overlap fewer than kCountTiles tiles on average. Auto
+    /// and On need at most count_tile_limit() bins (8192, fewer on GPUs
+    /// with less shared memory a block: kernels/stages.h) and a scene
+    /// bin.compact does not take; elsewhere On is ignored, as
+    /// WorkCounts::path shows. A frame with more entries than
     /// max_pairs_per_batch takes the sorting stages in batches.
     /// CR_CUDA_OPTIONS count=auto|on|off.
     Choice counting = Choice::Auto;
@@ -124,11 +126,11 @@ struct CudaOptions {
 /// tiles a circle), rand100k (56) and biglittle (750) are fastest with 4x4
 /// bins, micro2M (1.3) with single tiles.
 constexpr double kCoarseTiles = 4.0;
-/// The counting sort's threshold (CudaOptions::counting): scenes whose
-/// circles overlap fewer tiles than this on average, those the sorting
-/// stages would bin per single tile (micro2M, 1.3). Measured on the H200:
-/// rand1M (6 tiles a circle) and snowsingle (7.3) are faster sorted into
-/// 4x4-tile bins and split (docs/PERFORMANCE.md, step 24).
+/// The counting sort's threshold on single tiles (CudaOptions::counting):
+/// scenes whose circles overlap fewer tiles than this on average (micro2M,
+/// 1.3). Measured on the H200: rand1M (6 tiles a circle) and snowsingle
+/// (7.3) are faster in 4x4-tile bins, counted and split
+/// (docs/PERFORMANCE.md, steps 24-25).
 constexpr double kCountTiles = 4.0;
 /// Strip masks, or row culling where strip masks are off (Choice::Auto),
 /// are on for scenes whose circles overlap fewer tiles than this on

@@ -128,9 +128,9 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     return v.Current();
 }
 
-void BinBuffers::reserve_counting(int64_t circles, int tiles, int chunks_per_sm, DeviceMemoryTally* tally,
-                                  cudaStream_t) {
-    chunks = count_chunks(circles, tiles, chunks_per_sm);
+void BinBuffers::reserve_counting(int64_t circles, int tiles, int chunks_per_sm, int split_coarse,
+                                  DeviceMemoryTally* tally, cudaStream_t) {
+    chunks = count_chunks(circles, tiles, chunks_per_sm, split_coarse);
     const size_t cells = size_t(tiles) * size_t(chunks.chunks);
     chunk_counts.reserve("bin.chunk_counts", cells, tally);
     chunk_prefix.reserve("bin.chunk_prefix", cells, tally);
@@ -151,11 +151,17 @@ void BinBuffers::count_tiles(const DeviceCircles& c, const TileGrid& g, bool tot
 
 const int* BinBuffers::place(const DeviceCircles& c, const TileGrid& g, unsigned long long capacity,
                              DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline) {
-    values.reserve("bin.pair_circles", std::max<unsigned long long>(capacity, 1), tally, 1.25);
+    const unsigned long long slots = std::max<unsigned long long>(capacity, 1);
+    const bool split_next = chunks.split_shift > 0;
+    if (split_next) placed_pairs.reserve("bin.placed_pairs", slots, tally, 1.25);
+    else values.reserve("bin.pair_circles", slots, tally, 1.25);
     mark(timeline, "bin.place", stream);
     launch_bin_place(c.count, circle_ranges.get(), g, chunks, chunk_prefix.get(), tile_totals.get(), chunk_entries.get(),
-                     capacity, values.get(), tile_start.get(), tile_end.get(), total.get(), stream);
-    return values.get();
+                     capacity, split_next ? nullptr : values.get(), split_next ? placed_pairs.get() : nullptr,
+                     tile_start.get(), tile_end.get(), total.get(), stream);
+    sorted_keys = nullptr;  // bin.split reads placed_pairs instead
+    sorted_split_coarse = 1 << chunks.split_shift;
+    return split_next ? nullptr : values.get();
 }
 
 const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, DeviceMemoryTally* tally, cudaStream_t stream,
@@ -168,16 +174,18 @@ const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, Device
 
 TileLists BinBuffers::split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
                             cudaStream_t stream, StageTimeline* timeline) {
-    if (!sorted_keys || sorted_split_coarse != bins.coarse)
-        throw std::logic_error("bin.split: the sorted keys carry no tile masks for bins of " + std::to_string(bins.coarse) +
-                               "x" + std::to_string(bins.coarse) + " tiles (fill_sort_ranges' split_coarse)");
+    if (sorted_split_coarse != bins.coarse || bins.coarse == 1)
+        throw std::logic_error("bin.split: the last binning left no tile masks or fine ranges for bins of " +
+                               std::to_string(bins.coarse) + "x" + std::to_string(bins.coarse) +
+                               " tiles (fill_sort_ranges' split_coarse, reserve_counting's split_coarse)");
     const uint64_t slots = std::max<uint64_t>(1, entries * uint64_t(bins.coarse) * uint64_t(bins.coarse));
     if (slots > UINT32_MAX) throw std::invalid_argument("bin.split: more than 2^32 list entries");
     split_lists.reserve("bin.split_lists", slots, tally, 1.25);
     split_start.reserve("bin.split_start", tiles.tile_count(), tally);
     split_end.reserve("bin.split_end", tiles.tile_count(), tally);
     mark(timeline, "bin.split", stream);
-    launch_bin_split(tiles, bins, sorted_keys, split_lists.get(), split_start.get(), split_end.get(), stream);
+    launch_bin_split(tiles, bins, sorted_keys, sorted_keys ? nullptr : placed_pairs.get(), split_lists.get(),
+                     split_start.get(), split_end.get(), stream);
     TileLists out{split_lists.get(), split_start.get(), split_end.get(), bins.count};
     out.total = bins.total;
     out.capacity = bins.capacity;

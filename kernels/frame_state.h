@@ -57,6 +57,7 @@ struct BinBuffers {
     DeviceBuffer<unsigned int> chunk_counts, chunk_prefix, tile_totals;
     DeviceBuffer<unsigned long long> chunk_entries;
     DeviceBuffer<uint2> circle_ranges;  ///< each circle's tile range, from bin.count to bin.place
+    DeviceBuffer<uint2> placed_pairs;   ///< bin.place's (circle, tile mask) entries of bins to split
     CountChunks chunks;
 
     /// Sizes the per-circle and per-tile buffers and the scan's scratch (at setup).
@@ -80,8 +81,10 @@ struct BinBuffers {
                                 int split_coarse, DeviceMemoryTally* tally, cudaStream_t stream, StageTimeline* timeline);
 
     /// The counting sort's buffers for `circles` circles on `tiles` tiles (at
-    /// most kMaxCountTiles), chunks_per_sm chunks per multiprocessor (at setup).
-    void reserve_counting(int64_t circles, int tiles, int chunks_per_sm, DeviceMemoryTally* tally,
+    /// most kMaxCountTiles), chunks_per_sm chunks per multiprocessor (at
+    /// setup). `split_coarse` > 1: the tiles are bins of split_coarse x
+    /// split_coarse tiles that bin.split splits after place() (count_chunks).
+    void reserve_counting(int64_t circles, int tiles, int chunks_per_sm, int split_coarse, DeviceMemoryTally* tally,
                           cudaStream_t stream);
 
     /// Stages bin.count and bin.scan (of the chunks x tiles matrix) of the
@@ -95,12 +98,15 @@ struct BinBuffers {
     /// entries, writes tile_start/tile_end and the pair total, and every
     /// tile's circles, in input order, to its run [tile_start, tile_end). Entries past the capacity are dropped (the
     /// frame's total then exceeds it: TileLists::overflowed). Returns the
-    /// list (device; valid until the next call).
+    /// list (device; valid until the next call). When reserve_counting took
+    /// bins to split, the entries go to placed_pairs (circle and tile mask)
+    /// for split(), which must follow, and the return is null.
     const int* place(const DeviceCircles& c, const TileGrid& g, unsigned long long capacity, DeviceMemoryTally* tally,
                      cudaStream_t stream, StageTimeline* timeline);
 
-    /// The sorted keys of the last fill_sort_ranges (device), and the
-    /// split_coarse they were filled with.
+    /// The sorted keys of the last fill_sort_ranges (device; null after
+    /// place()), and the bins' side in tiles that split() may split: the
+    /// split_coarse the keys were filled with, or reserve_counting's.
     const unsigned int* sorted_keys = nullptr;
     int sorted_split_coarse = 0;
 
@@ -112,12 +118,13 @@ struct BinBuffers {
                        StageTimeline* timeline);
 
     /// Stage bin.split after fill_sort_ranges (with split_coarse =
-    /// bins.coarse, 2 or 4) holding at most `entries` list entries: sizes
-    /// its buffers and splits every bin's list into its tiles' lists, in
-    /// input order, from the tile masks in sorted_keys. Returns the per-tile
-    /// lists of the grid `tiles` (coarse 1; the overflow check of `bins`
-    /// carried over). Throws std::logic_error when the last fill did not
-    /// put masks for bins of bins.coarse tiles in the keys.
+    /// bins.coarse, 2 or 4) or place() (reserve_counting with that
+    /// split_coarse) holding at most `entries` list entries: sizes its
+    /// buffers and splits every bin's list into its tiles' lists, in input
+    /// order, from the tile masks in sorted_keys or in placed_pairs.
+    /// Returns the per-tile lists of the grid `tiles` (coarse 1; the
+    /// overflow check of `bins` carried over). Throws std::logic_error when
+    /// the last binning was not for bins of bins.coarse tiles to split.
     TileLists split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
                     cudaStream_t stream, StageTimeline* timeline);
 

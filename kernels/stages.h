@@ -54,6 +54,40 @@ struct BinsOfCircle {
 constexpr int kSplitMaskShift = 16;
 constexpr unsigned int kSplitBinIds = 0xffffu;
 
+/// The tiles of bin (bx, by) of coarse x coarse tiles that the tile range
+/// `fine` overlaps, as a mask: bit j for the bin's tile j (row-major inside
+/// the bin); the range's columns inside the bin as one row of bits,
+/// repeated for each of its rows inside the bin.
+__device__ __forceinline__ unsigned int tiles_in_bin(const TileRange& fine, int bx, int by, int coarse) {
+    const int cx0 = max(fine.tx0 - bx * coarse, 0), cx1 = min(fine.tx1 - bx * coarse, coarse);
+    const int cy0 = max(fine.ty0 - by * coarse, 0), cy1 = min(fine.ty1 - by * coarse, coarse);
+    if (cx0 >= cx1 || cy0 >= cy1) return 0;
+    const unsigned int row = ((1u << (cx1 - cx0)) - 1u) << cx0;
+    unsigned int m = 0;
+    for (int y = cy0; y < cy1; ++y) m |= row << (y * coarse);
+    return m;
+}
+
+/// A pair's key: the bin id (bx, by) of the bin grid g, plus, when
+/// `split_coarse` > 0 (bin.split follows), the mask of the bin's tiles the
+/// circle's tile range `fine` overlaps in bits kSplitMaskShift.. (the sort
+/// looks only at the bin id's bits; bin.split reads the mask).
+__device__ __forceinline__ unsigned int pair_key(int bx, int by, const TileGrid& g, const TileRange& fine,
+                                                 int split_coarse) {
+    const unsigned int key = static_cast<unsigned int>(by * g.tiles_x + bx);
+    return split_coarse > 0 ? key | tiles_in_bin(fine, bx, by, split_coarse) << kSplitMaskShift : key;
+}
+
+/// A tile range in 8 bytes (every bound below 2^16: grids of at most
+/// kMaxCountTiles tiles), as bin.count leaves it for bin.place
+/// (and, for bins to split, bin.split).
+__device__ __forceinline__ uint2 pack_range(const TileRange& r) {
+    return make_uint2(unsigned(r.tx0) | unsigned(r.tx1) << 16, unsigned(r.ty0) | unsigned(r.ty1) << 16);
+}
+__device__ __forceinline__ TileRange unpack_range(uint2 p) {
+    return TileRange{int(p.x & 0xffffu), int(p.x >> 16), int(p.y & 0xffffu), int(p.y >> 16)};
+}
+
 /// Stage "bin.fill": writes (bin id, circle index) pairs of circles
 /// [begin, end) at positions offsets[i] - base (offsets indexed by circle),
 /// only those below `limit` (the pair buffers' capacity). The bins are the
@@ -88,9 +122,9 @@ void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs
 constexpr int kCountThreads = 256;
 constexpr int kMaxCountTiles = 8192;
 
-/// The most tiles the counting sort takes on the current device: at most
-/// kMaxCountTiles, and what bin.place's shared memory (its static arrays
-/// plus 12 bytes a tile) leaves of the device's opt-in limit a block.
+/// The most tiles (or bins) the counting sort takes on the current device:
+/// at most kMaxCountTiles, and what bin.place's shared memory (its static
+/// arrays plus 12 bytes a tile) leaves of the device's opt-in limit a block.
 int count_tile_limit();
 
 /// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
@@ -99,21 +133,26 @@ struct CountChunks {
     int chunks = 0;
     int64_t per_chunk = 0;
     int tiles = 0;
+    int split_shift = 0;  ///< log2 of the bins' side in tiles when bin.split follows (0: single tiles)
 };
 
 /// Chunks for `circles` circles on `tiles` tiles: chunks_per_sm per
 /// multiprocessor of the current device, at most one per bin.place round
-/// (4 x kCountThreads circles). Also lets bin.place use the device's
-/// shared memory (once, at setup). Throws std::invalid_argument past
-/// count_tile_limit() tiles.
-CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm);
+/// (4 x kCountThreads circles). `tiles` are bins of split_coarse x
+/// split_coarse tiles (1, 2 or 4) when bin.split follows: bin.count then
+/// keeps each circle's fine range and bin.place writes the split's keys.
+/// Also lets bin.place use the device's shared memory (once, at setup).
+/// Throws std::invalid_argument past count_tile_limit(split_coarse) tiles
+/// or for another split_coarse.
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box
 /// overlaps each tile of `g` (bin.fill's conservative test), as the
 /// chunks x tiles matrix counts[b * tiles + t], each chunk's total in
 /// chunk_entries[b], and every circle's tile range for bin.place in
-/// ranges[i] (x: tx0 | tx1 << 16, y: ty0 | ty1 << 16). Tiles of 2^n pixels
-/// only (std::invalid_argument).
+/// ranges[i] (x: tx0 | tx1 << 16, y: ty0 | ty1 << 16; with k.split_shift > 0
+/// its range of fine tiles, the tiles of `g` being bins of 2^split_shift
+/// fine tiles a side). Tiles of 2^n pixels only (std::invalid_argument).
 void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
                       unsigned long long* chunk_entries, uint2* ranges, cudaStream_t s);
 
@@ -134,11 +173,15 @@ void launch_count_total(const CountChunks& k, const unsigned long long* chunk_en
 /// *total, and the index of each of the `count` circles in the lists of the
 /// tiles of its range (bin.count's `ranges`), at tile_start[t] + prefix[b *
 /// tiles + t] + its rank within chunk b, so in input order within a tile
-/// (positions at or past `capacity` are not written).
+/// (positions at or past `capacity` are not written). With k.split_shift >
+/// 0, `ranges` are fine ranges and the tiles of `g` their bins, and entries
+/// go to `pairs` (x: the circle, y: bin.split's mask of the bin's tiles the
+/// circle overlaps, bit j for tile j row-major) instead of `list`; else
+/// `pairs` must be null (std::invalid_argument).
 void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
                       const unsigned int* tile_totals, const unsigned long long* chunk_entries,
-                      unsigned long long capacity, int* list, unsigned int* tile_start, unsigned int* tile_end,
-                      unsigned long long* total, cudaStream_t s);
+                      unsigned long long capacity, int* list, uint2* pairs, unsigned int* tile_start,
+                      unsigned int* tile_end, unsigned long long* total, cudaStream_t s);
 
 /// Stage "bin.compact" (scenes with few circles x bins): one thread block
 /// per bin of `bins` writes the indices of the circles whose pixel box
@@ -179,11 +222,12 @@ struct TileLists {
 /// of `bins` (bins of bins.coarse x bins.coarse tiles, 2 or 4, as from
 /// bin.ranges) into one list per tile of `tiles`, in input order, reading
 /// each entry's tile mask from its sorted key (`keys`, filled with
-/// split_coarse = bins.coarse): out[] (bins.coarse^2 x the bins' list
-/// entries) and tile_start/tile_end per tile. Other bin sizes throw
-/// std::invalid_argument.
-void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, int* out,
-                      unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
+/// split_coarse = bins.coarse; circles from bins.list) or, when `keys` is
+/// null, from bin.place's `pairs` (circle and mask): out[] (bins.coarse^2 x
+/// the bins' list entries) and tile_start/tile_end per tile. Other bin
+/// sizes throw std::invalid_argument.
+void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, const uint2* pairs,
+                      int* out, unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
 /// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
 /// tiles from `tile_counter` (persistent; the counter must be 0). Returns

@@ -47,6 +47,19 @@ BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& st
     return out;
 }
 
+/// bin.split of the per-bin lists `per_bin_list` (bins of `g`, coarse x
+/// coarse tiles of `tiles`, `entries` entries) into per-tile lists, copied back.
+BinListing split_listing(BinBuffers& bins, const TileGrid& tiles, const TileGrid& g, const int* per_bin_list,
+                         int coarse, unsigned long long entries, int64_t count, DeviceMemoryTally* tally,
+                         cudaStream_t s) {
+    TileLists per_bin{per_bin_list, bins.tile_start.get(), bins.tile_end.get(), count};
+    per_bin.coarse = coarse;
+    per_bin.bins_x = g.tiles_x;
+    const TileLists per_tile = bins.split(tiles, per_bin, entries, tally, s, nullptr);
+    CR_CUDA(cudaStreamSynchronize(s));
+    return listing_of(tiles, bins.split_start, bins.split_end, per_tile.list, entries * uint64_t(coarse) * coarse);
+}
+
 }  // namespace
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
@@ -67,13 +80,17 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
         CR_CUDA(cudaStreamSynchronize(s));
         return listing_of(g, bins.tile_start, bins.tile_end, lists, uint64_t(g.tile_count()) * uint64_t(c.count));
     }
-    if (path == BinPath::Counted) {
-        if (coarse != 1) throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (coarse 1)");
-        bins.reserve_counting(c.count, g.tile_count(), chunks_per_sm, &tally, s);
+    if (path == BinPath::Counted || path == BinPath::CountedSplit) {
+        const bool split = path == BinPath::CountedSplit;
+        if (split ? coarse != 2 && coarse != 4 : coarse != 1)
+            throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (Counted, coarse 1) or "
+                                        "bins of 2x2 or 4x4 tiles to split (CountedSplit)");
+        bins.reserve_counting(c.count, g.tile_count(), chunks_per_sm, coarse, &tally, s);
         bins.count_tiles(c, g, true, s, nullptr);
         CR_CUDA(cudaStreamSynchronize(s));
         const unsigned long long entries = to_host(bins.total, 1)[0];
         const int* list = bins.place(c, g, entries, &tally, s, nullptr);
+        if (split) return split_listing(bins, tiles, g, list, coarse, entries, c.count, &tally, s);
         CR_CUDA(cudaStreamSynchronize(s));
         return listing_of(g, bins.tile_start, bins.tile_end, list, entries);
     }
@@ -86,14 +103,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
     const int split = path == BinPath::SortedSplit ? coarse : 0;
     const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, split, &tally, s,
                                               nullptr);
-    if (path == BinPath::SortedSplit) {
-        TileLists per_bin{sorted, bins.tile_start.get(), bins.tile_end.get(), c.count};
-        per_bin.coarse = coarse;
-        per_bin.bins_x = g.tiles_x;
-        const TileLists per_tile = bins.split(tiles, per_bin, pairs, &tally, s, nullptr);
-        CR_CUDA(cudaStreamSynchronize(s));
-        return listing_of(tiles, bins.split_start, bins.split_end, per_tile.list, pairs * uint64_t(coarse) * coarse);
-    }
+    if (path == BinPath::SortedSplit) return split_listing(bins, tiles, g, sorted, coarse, pairs, c.count, &tally, s);
     CR_CUDA(cudaStreamSynchronize(s));
     return listing_of(g, bins.tile_start, bins.tile_end, sorted, pairs);
 }

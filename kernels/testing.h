@@ -24,6 +24,7 @@ enum class BinPath {
     Compact,      ///< bin.compact
     SortedSplit,  ///< the sorted stages on bins of coarse x coarse tiles, then bin.split
     Counted,      ///< the counting sort: bin.count, bin.scan, bin.place (coarse 1)
+    CountedSplit, ///< the counting sort on bins of coarse x coarse tiles, then bin.split
 };
 
 /// Runs bin.pack and the binning stages of `path` (one batch) on the circles
@@ -31,10 +32,11 @@ enum class BinPath {
 /// tiles of `tile` pixels, and copies the result back. Sorted and Compact
 /// give one run per bin (tiles_x/tiles_y/tile describe the bin grid); for
 /// Compact `list` is the whole buffer, of which only the runs are lists.
-/// SortedSplit gives one run per tile. Counted gives one run per tile, its
-/// chunks chunks_per_sm per multiprocessor. Throws CudaError /
-/// NoCudaDeviceError; std::invalid_argument for SortedSplit with coarse
-/// other than 2 or 4, and for Counted with coarse other than 1.
+/// SortedSplit gives one run per tile. Counted and CountedSplit give one run
+/// per tile, their chunks chunks_per_sm per multiprocessor. Throws CudaError /
+/// NoCudaDeviceError; std::invalid_argument for SortedSplit and
+/// CountedSplit with coarse other than 2 or 4, and for Counted with coarse
+/// other than 1.
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse = 1,
                          BinPath path = BinPath::Sorted, int chunks_per_sm = 4);
 

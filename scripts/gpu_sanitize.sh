@@ -3,7 +3,8 @@
 # correct kernel, for a set of small scenes at an odd size (partial tiles),
 # through the direct path and every binning path (bin.compact; sorted with
 # batches, with speculation forced to redo frames, with 4x4-tile bins and
-# bin.split; row culling; strip masks), and on tiled's teaching variants. Run on a CUDA machine from the repo root:
+# bin.split; the counting sort on single tiles and on 2x2 and 4x4 bins
+# before bin.split; row culling; strip masks), and on tiled's teaching variants. Run on a CUDA machine from the repo root:
 #   RENDER=build/render bash scripts/gpu_sanitize.sh
 # Prints one line per run and a summary; exits 1 if any tool reports an error.
 # Narrow the set with SANITIZE_TOOLS, SANITIZE_KERNELS, SANITIZE_SCENES
@@ -14,7 +15,7 @@ set -u
 RENDER=${RENDER:-build/render}
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 KERNELS=${SANITIZE_KERNELS:-naive tiled persistent ftb}
-OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000 bins=sort,direct=0,spec=tight bins=sort,direct=0,coarse=4 rowcull=on,coarse=2,bins=sort,direct=0 strips=on,coarse=1,bins=sort,direct=0 count=on,bins=sort,direct=0,spec=tight count=on,bins=sort,direct=0,chunks=32,strips=on}
+OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000 bins=sort,direct=0,spec=tight,count=off bins=sort,direct=0,coarse=4,count=off rowcull=on,coarse=2,bins=sort,direct=0 strips=on,coarse=1,bins=sort,direct=0 count=on,bins=sort,direct=0,coarse=1,spec=tight count=on,bins=sort,direct=0,coarse=1,chunks=32,strips=on count=on,bins=sort,direct=0,coarse=4,spec=tight}
 VARIANTS=${SANITIZE_VARIANTS-fill=thread list=split cull=warp scan=shuffle}
 fail=0; runs=0; clean=0
 

@@ -304,8 +304,9 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     ref.setup(s, 200, 150);
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
     for (const char* opts : {"spec=tight,direct=0,bins=sort,count=off", "spec=tight,direct=0,bins=sort,strips=on,count=off",
-                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread",
-                             "spec=tight,direct=0,bins=sort,count=on", "spec=tight,direct=0,bins=sort,count=on,strips=on"}) {
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread,count=off",
+                             "spec=tight,direct=0,bins=sort,coarse=1,count=on", "spec=tight,direct=0,bins=sort,coarse=1,count=on,strips=on",
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on"}) {
         CudaOptions o = parse_cuda_options(opts);
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
@@ -424,8 +425,10 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     // extreme circles, radius 0, circles larger than the picture (every
     // tile, counted by whole warps), 5000 circles on a few tiles, odd sizes;
     // one chunk per multiprocessor and 32; batch=5000 sends frames with more
-    // entries to the sorting stages in batches. Exact kernels: every float
-    // equals cpuref's; ftb within its bound.
+    // entries to the sorting stages in batches; bins of 4x4 and 2x2 tiles,
+    // counted and then split (exact kernels) or shaded per bin (ftb; a
+    // frame that overflows its capacity is GrowingSceneIsBinnedAgain's).
+    // Exact kernels: every float equals cpuref's; ftb within its bound.
     auto cases = far_and_zero_scenes();
     cases.push_back({named(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}}),
                            "larger than the picture"), {1000, 600}});
@@ -434,13 +437,18 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     cases.push_back({make_scene("rand10k", 4), {1000, 600}});
     cases.push_back({make_scene("biglittle", 1), {300, 200}});
     expect_cases_match_cpuref(cases,
-                              {"count=on,direct=0,bins=sort", "count=on,direct=0,bins=sort,chunks=1",
-                               "count=on,direct=0,bins=sort,chunks=32,strips=on", "count=on,direct=0,bins=sort,batch=5000"},
+                              {"count=on,direct=0,bins=sort,coarse=1", "count=on,direct=0,bins=sort,coarse=1,chunks=1",
+                               "count=on,direct=0,bins=sort,coarse=1,chunks=32,strips=on",
+                               "count=on,direct=0,bins=sort,coarse=1,batch=5000", "count=on,direct=0,bins=sort,coarse=4,chunks=32",
+                               "count=on,direct=0,bins=sort,coarse=2"},
                               [](const std::string& path, const std::string& opts) {
                                   // batch=5000: frames of more entries take the sorted batches, and say so
                                   const bool batched = opts.find("batch=") != std::string::npos;
-                                  return path.rfind("counting sort, 1x1-tile bins", 0) == 0 ||
-                                         (batched && path.rfind("sorted 1x1-tile bins", 0) == 0);
+                                  const std::string bins = opts.find("coarse=4") != std::string::npos   ? "4x4"
+                                                           : opts.find("coarse=2") != std::string::npos ? "2x2"
+                                                                                                        : "1x1";
+                                  return path.rfind("counting sort, " + bins + "-tile bins", 0) == 0 ||
+                                         (batched && path.rfind("sorted " + bins + "-tile bins", 0) == 0);
                               });
 }
 
@@ -470,9 +478,10 @@ TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
     const std::tuple<const char*, KernelKind, const char*> want[] = {
         {"rgb", KernelKind::Tiled, "no binning"},
         {"rand10k", KernelKind::Tiled, "bin.compact, 4x4-tile bins"},
-        {"rand1M", KernelKind::Tiled, "sorted 4x4-tile bins, split"},
-        {"rand100k", KernelKind::FrontToBack, "sorted 4x4-tile bins"},
-        {"snowsingle", KernelKind::FrontToBack, "sorted 4x4-tile bins, split"},
+        {"rand1M", KernelKind::Tiled, "counting sort, 4x4-tile bins, split"},
+        {"rand1M", KernelKind::Persistent, "counting sort, 4x4-tile bins, split"},
+        {"rand100k", KernelKind::FrontToBack, "counting sort, 4x4-tile bins"},
+        {"snowsingle", KernelKind::FrontToBack, "counting sort, 4x4-tile bins, split"},
         {"micro2M", KernelKind::Tiled, "counting sort, 1x1-tile bins; strip masks"},
         {"micro2M", KernelKind::FrontToBack, "counting sort, 1x1-tile bins; strip masks"},
         {"micro2M", KernelKind::Persistent, "counting sort, 1x1-tile bins; strip masks"}};

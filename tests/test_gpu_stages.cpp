@@ -114,7 +114,8 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
     REQUIRE_GPU();
     // bin.compact lists each bin's circles exactly (no extra or repeated
     // entry, which the shading's exact test would hide), and bin.split gives
-    // each tile exactly the circles whose box overlaps it, both in order.
+    // each tile exactly the circles whose box overlaps it, both in order,
+    // after the sorting stages and after the counting sort on the same bins.
     struct Case {
         const char* scene;
         int w, h;
@@ -134,6 +135,10 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
                               what + " sorted" + bins);
             expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::SortedSplit), host_bins(s, k.w, k.h, 16),
                               what + " split from" + bins);
+            for (int chunks : {1, 32})  // the counting sort's bins and keys, split
+                expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::CountedSplit, chunks),
+                                  host_bins(s, k.w, k.h, 16),
+                                  what + " counted and split from" + bins + ", " + std::to_string(chunks) + " chunks an SM");
         }
     }
 }
@@ -169,6 +174,7 @@ TEST(GpuBinStage, CountedListsEqualHostBinning) {
             }
         }
     EXPECT_THROW(gpu_bin_lists(make_scene("rgb", 0), 64, 64, 16, 2, BinPath::Counted), std::invalid_argument);
+    EXPECT_THROW(gpu_bin_lists(make_scene("rgb", 0), 64, 64, 16, 1, BinPath::CountedSplit), std::invalid_argument);
 }
 
 TEST(GpuBinStage, CountedListsAtTheTileLimit) {

@@ -46,6 +46,16 @@ CR_HD TileRange tiles_of_box_pow2(const PixelBox& b, int shift) {
     return TileRange{b.min_x >> shift, ((b.max_x - 1) >> shift) + 1, b.min_y >> shift, ((b.max_y - 1) >> shift) + 1};
 }
 
+/// The range of tiles of 2^shift times the size that contain the tiles of
+/// `r` (empty for an empty range): for tiles of powers of two,
+/// coarsen(tiles_of_box_pow2(b, f), s) == tiles_of_box_pow2(b, f + s),
+/// since (m >> f) >> s == m >> (f + s). The counting sort keeps a circle's
+/// fine range and derives its bins from it.
+CR_HD TileRange coarsen(const TileRange& r, int shift) {
+    if (r.empty()) return TileRange{0, 0, 0, 0};
+    return TileRange{r.tx0 >> shift, ((r.tx1 - 1) >> shift) + 1, r.ty0 >> shift, ((r.ty1 - 1) >> shift) + 1};
+}
+
 /// A circle is "extreme" when its coordinates are so large that float
 /// rounding could let d2 <= r*r hold for a pixel outside its bounding box.
 /// For |x|, |y|, r <= 4 the half-pixel margin of the box (>= 3e-5 for images
