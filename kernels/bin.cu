@@ -47,8 +47,9 @@
 // compaction (bin_compact_kernel below): the two-level scheme's coarse
 // level without a global sort.
 //
-// Apart from bin.compact's block scan, no kernel here synchronizes threads;
-// kernels are ordered by the stream.
+// Only bin.compact (its block scan) and bin.split (two barriers per staged
+// piece of a bin's list, in a loop with the same bounds in every thread of
+// the block) synchronize threads; kernels are ordered by the stream.
 #include <stdexcept>
 
 #include "kernels/block_scan.cuh"
@@ -278,7 +279,9 @@ constexpr int kSplitStage = 2048;  ///< keys a block of 4x4 bins stages in share
 /// reach both barriers of every stage (every thread of the block must) but
 /// skip the ballots. A speculative frame that overflowed its capacity (the
 /// counting sort's bin runs may then reach past the entries written) is
-/// skipped by every block at once, as the shading skips it.
+/// skipped by every block at once, as the shading skips it; the tiles' runs
+/// then keep the last frame's values, which only the persistent kernel's
+/// bin.order reads before its shading skips too.
 template <int C>
 __global__ void __launch_bounds__(C * C * 32)
     bin_split_kernel(TileGrid tiles, TileLists bins, const unsigned int* keys, const uint2* pairs, int* out,

@@ -411,7 +411,7 @@ CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int spli
 void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChunks& k, unsigned int* counts,
                       unsigned long long* chunk_entries, uint2* ranges, cudaStream_t s) {
     if (g.tile <= 0 || (g.tile & (g.tile - 1)) != 0 || (g.tile >> k.split_shift) == 0)
-        throw std::invalid_argument("bin.count: tiles of 2^n pixels only");
+        throw std::invalid_argument("bin.count: tiles (bins) of 2^n pixels only, at least 2^split_shift a side");
     const size_t shared = size_t(g.tile_count()) * sizeof(unsigned int);
     bin_count_kernel<<<k.chunks, kThreads, shared, s>>>(c, g, k.split_shift, k.per_chunk, counts, chunk_entries, ranges);
     check_launch("bin_count_kernel");

@@ -29,12 +29,12 @@ namespace {
 
 /// How binning runs for a scene, decided at setup: bins of `coarse` x
 /// `coarse` tiles, listed by bin.compact (one block per bin, no sort), by
-/// the counting sort (count, scan, place; single tiles) or by the sorting
-/// stages (scan, fill, sort, ranges, and split).
+/// the counting sort (count, scan, place) or by the sorting stages (scan,
+/// fill, sort, ranges), the last two followed by bin.split where planned.
 struct BinPlan {
     int coarse = 1;
     bool compact = false;
-    bool split = false;     ///< bin.split the sorted bins' lists into per-tile lists
+    bool split = false;     ///< bin.split the coarse bins' lists (counted or sorted) into per-tile lists
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
     bool count = false;     ///< lists by the counting sort (bin.count/scan/place; then bin.split if `split`)
@@ -77,16 +77,16 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, doubl
 /// stages: on single tiles, scenes of small circles (mean below
 /// kCountTiles; with larger circles the entries per circle make bin.place
 /// slower than sorting 4x4 bins and splitting them); on bins of 4x4 (or
-/// 2x2) tiles, every scene the sorting stages would bin (measured on the
-/// H200: docs/PERFORMANCE.md, steps 24-25).
+/// 2x2, forced: not measured) tiles, every scene the sorting stages would
+/// bin (measured on the H200: docs/PERFORMANCE.md, steps 24 and 26).
 bool counting_pays(const BinPlan& plan, double mean) { return plan.coarse > 1 || mean < kCountTiles; }
 
 /// plan_bins, plus the counting sort instead of the sorting stages
 /// (counting_pays), and the shading's culling for small circles (mean below
 /// kRowCullTiles; 16x16 tiles, 4 rows a thread, no teaching variant): strip
 /// masks in every tiled kernel, or row culling in the exact ones when
-/// strip masks are off or rowcull=on; and bin.split after sorted coarse
-/// bins for the exact kernels (each tile then tests only its own circles)
+/// strip masks are off or rowcull=on; and bin.split after coarse bins
+/// (counted or sorted) for the exact kernels (each tile then tests only its own circles)
 /// and for ftb on snow scenes (faint flakes rarely stop a pixel early, so
 /// ftb walks its whole lists there, as the exact kernels do; on flat
 /// scenes it reads only their ends and the split would cost more than it
@@ -99,11 +99,11 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const bool small = mean < kRowCullTiles;
     plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
     plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
+    const int bins = coarse_grid(g, plan.coarse).tile_count();
     // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
-    const bool masks_fit = coarse_grid(g, plan.coarse).tile_count() <= int(kSplitBinIds);
+    const bool masks_fit = bins <= int(kSplitBinIds);
     plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
-    const int bins = coarse_grid(g, plan.coarse).tile_count();
     const bool countable = !plan.compact && bins <= count_tile_limit();
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
     return plan;

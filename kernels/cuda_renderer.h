@@ -92,8 +92,8 @@ struct CudaOptions {
     /// when circles span few tiles (kRowCullTiles), where it replaces row
     /// culling (unless rowcull=on). CR_CUDA_OPTIONS strips=auto|on|off.
     Choice strips = Choice::Auto;
-    /// Two-level binning: after sorting circles into bins of 2x2 or 4x4
-    /// tiles, stage bin.split lists each tile's circles (one block per bin,
+    /// Two-level binning: after listing circles in bins of 2x2 or 4x4
+    /// tiles (counting sort or sorting stages), stage bin.split lists each tile's circles (one block per bin,
     /// no second sort). Auto: for tiled and persistent, and for ftb on snow
     /// scenes. On is ignored where there is nothing to split (single-tile
     /// bins, bin.compact) or more than kSplitBinIds bins (the masks' keys
@@ -102,15 +102,16 @@ struct CudaOptions {
     /// Binning by a stable counting sort (kernels/bin_count.cu: per-chunk
     /// histograms of the bins, one scan, a placing pass; no radix sort)
     /// instead of the sorting stages, on the bins plan_bins chose: single
-    /// tiles, or bins of 4x4 tiles that bin.split then splits (it reads the
-    /// circles' fine tile ranges bin.count kept). Auto: on 4x4 bins for
+    /// tiles, or bins of 4x4 tiles that bin.split then splits (from the
+    /// (circle, tile mask) pairs bin.place writes). Auto: on 4x4 bins for
     /// every scene the sorting stages would bin; on single tiles for scenes
     /// whose circles overlap fewer than kCountTiles tiles on average. Auto
     /// and On need at most count_tile_limit() bins (8192, fewer on GPUs
     /// with less shared memory a block: kernels/stages.h) and a scene
     /// bin.compact does not take; elsewhere On is ignored, as
-    /// WorkCounts::path shows. A frame with more entries than
-    /// max_pairs_per_batch takes the sorting stages in batches.
+    /// WorkCounts::path shows. A frame with more entries than one batch
+    /// (max_pairs_per_batch; divided by the 16 tiles of a bin when bin.split
+    /// follows) takes the sorting stages in batches.
     /// CR_CUDA_OPTIONS count=auto|on|off.
     Choice counting = Choice::Auto;
     /// The counting sort's chunks (thread blocks) per multiprocessor: 3 is
@@ -130,7 +131,7 @@ constexpr double kCoarseTiles = 4.0;
 /// scenes whose circles overlap fewer tiles than this on average (micro2M,
 /// 1.3). Measured on the H200: rand1M (6 tiles a circle) and snowsingle
 /// (7.3) are faster in 4x4-tile bins, counted and split
-/// (docs/PERFORMANCE.md, steps 24-25).
+/// (docs/PERFORMANCE.md, steps 24 and 26).
 constexpr double kCountTiles = 4.0;
 /// Strip masks, or row culling where strip masks are off (Choice::Auto),
 /// are on for scenes whose circles overlap fewer tiles than this on

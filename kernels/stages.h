@@ -78,9 +78,9 @@ __device__ __forceinline__ unsigned int pair_key(int bx, int by, const TileGrid&
     return split_coarse > 0 ? key | tiles_in_bin(fine, bx, by, split_coarse) << kSplitMaskShift : key;
 }
 
-/// A tile range in 8 bytes (every bound below 2^16: grids of at most
-/// kMaxCountTiles tiles), as bin.count leaves it for bin.place
-/// (and, for bins to split, bin.split).
+/// A tile range in 8 bytes, as bin.count leaves it for bin.place: every
+/// bound below 2^16 (a grid of at most kMaxCountTiles bins has at most 8192
+/// of them, so 4 x 8192 fine tiles, a side).
 __device__ __forceinline__ uint2 pack_range(const TileRange& r) {
     return make_uint2(unsigned(r.tx0) | unsigned(r.tx1) << 16, unsigned(r.ty0) | unsigned(r.ty1) << 16);
 }
@@ -140,10 +140,10 @@ struct CountChunks {
 /// multiprocessor of the current device, at most one per bin.place round
 /// (4 x kCountThreads circles). `tiles` are bins of split_coarse x
 /// split_coarse tiles (1, 2 or 4) when bin.split follows: bin.count then
-/// keeps each circle's fine range and bin.place writes the split's keys.
-/// Also lets bin.place use the device's shared memory (once, at setup).
-/// Throws std::invalid_argument past count_tile_limit(split_coarse) tiles
-/// or for another split_coarse.
+/// keeps each circle's fine range and bin.place writes (circle, tile mask)
+/// pairs for bin.split. Also lets bin.place use the device's shared memory
+/// (once, at setup). Throws std::invalid_argument past count_tile_limit()
+/// tiles or for another split_coarse.
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box
@@ -220,7 +220,7 @@ struct TileLists {
 
 /// Stage "bin.split" (two-level binning's second level): splits the lists
 /// of `bins` (bins of bins.coarse x bins.coarse tiles, 2 or 4, as from
-/// bin.ranges) into one list per tile of `tiles`, in input order, reading
+/// bin.ranges or bin.place) into one list per tile of `tiles`, in input order, reading
 /// each entry's tile mask from its sorted key (`keys`, filled with
 /// split_coarse = bins.coarse; circles from bins.list) or, when `keys` is
 /// null, from bin.place's `pairs` (circle and mask): out[] (bins.coarse^2 x

@@ -15,7 +15,7 @@ set -u
 RENDER=${RENDER:-build/render}
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 KERNELS=${SANITIZE_KERNELS:-naive tiled persistent ftb}
-OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000 bins=sort,direct=0,spec=tight,count=off bins=sort,direct=0,coarse=4,count=off rowcull=on,coarse=2,bins=sort,direct=0 strips=on,coarse=1,bins=sort,direct=0 count=on,bins=sort,direct=0,coarse=1,spec=tight count=on,bins=sort,direct=0,coarse=1,chunks=32,strips=on count=on,bins=sort,direct=0,coarse=4,spec=tight}
+OPTIONS=${SANITIZE_OPTIONS:-default direct=0,batch=20000 bins=sort,direct=0,spec=tight,count=off bins=sort,direct=0,coarse=4,count=off rowcull=on,coarse=2,bins=sort,direct=0,count=off strips=on,coarse=1,bins=sort,direct=0,count=off count=on,bins=sort,direct=0,coarse=1,spec=tight count=on,bins=sort,direct=0,coarse=1,chunks=32,strips=on count=on,bins=sort,direct=0,coarse=4,spec=tight}
 VARIANTS=${SANITIZE_VARIANTS-fill=thread list=split cull=warp scan=shuffle}
 fail=0; runs=0; clean=0
 

@@ -271,16 +271,18 @@ long long differing_floats(const Image& a, const Image& b) {
 TEST(GpuLaterFrames, StaticScenesRepeatTheFirstFrameExactly) {
     REQUIRE_GPU();
     // Frame 1 is binned with the host waiting for the pair total; frames 2-3
-    // reuse the packed circles and bin speculatively. Exact kernels: every
-    // float (alpha too) equals cpuref's; ftb within its bound.
+    // reuse the packed circles and bin speculatively, on every path: the
+    // counting sort (bins=sort and the coarse sets; count=auto) and the
+    // sorting stages (count=off). Exact kernels: every float (alpha too)
+    // equals cpuref's; ftb within its bound.
     for (const char* scene : {"rand10k", "biglittle", "micro2M", "snowsingle", "pattern"})
         for (auto [w, h] : {std::pair{257, 129}, std::pair{1000, 600}}) {
             CpuRefRenderer ref;
             const Image want = render_last(ref, make_scene(scene, 5), w, h, 1);
             for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-            for (const char* bins : {"bins=auto", "bins=sort", "rowcull=on,coarse=2", "rowcull=off,strips=off,coarse=1",
-                                     "strips=on,coarse=2,bins=sort", "strips=on,coarse=1",
-                                     "bins=sort,coarse=4,split=on", "bins=sort,coarse=2,split=off"}) {
+            for (const char* bins : {"bins=auto", "bins=sort", "bins=sort,count=off", "rowcull=on,coarse=2",
+                                     "rowcull=off,strips=off,coarse=1", "strips=on,coarse=2,bins=sort", "strips=on,coarse=1",
+                                     "bins=sort,coarse=4,split=on,count=off", "bins=sort,coarse=2,split=off,count=off"}) {
                 auto r = make_cuda_renderer(k, parse_cuda_options(bins));
                 const Image got = render_frames(*r, make_scene(scene, 5), w, h, 3);
                 const CompareStats st = compare_images(got, want);
@@ -363,7 +365,7 @@ std::vector<std::pair<Scene, std::pair<int, int>>> far_and_zero_scenes() {
 /// must hold for each renderer's WorkCounts::path.
 void expect_cases_match_cpuref(const std::vector<std::pair<Scene, std::pair<int, int>>>& cases,
                                std::initializer_list<const char*> options,
-                               const std::function<bool(const std::string&, const std::string&)>& path_ok) {
+                               const std::function<bool(const std::string&, const std::string&, KernelKind)>& path_ok) {
     for (const auto& [scene, size] : cases) {
         const auto [w, h] = size;
         CpuRefRenderer ref;
@@ -372,7 +374,7 @@ void expect_cases_match_cpuref(const std::vector<std::pair<Scene, std::pair<int,
             for (const char* opts : options) {
                 auto r = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image got = render_last(*r, scene, w, h, 1);
-                EXPECT_TRUE(path_ok(r->work().path, opts)) << r->name() << " " << opts << " " << r->work().path;
+                EXPECT_TRUE(path_ok(r->work().path, opts, k)) << r->name() << " " << opts << " " << r->work().path;
                 const CompareStats st = compare_images(got, want);
                 EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
                 if (k != KernelKind::FrontToBack) {
@@ -397,7 +399,7 @@ TEST(GpuStripMasks, HostileScenesStayExact) {
     cases.push_back({make_scene("micro2M", 2), {257, 129}});
     cases.push_back({make_scene("rand10k", 4), {300, 200}});
     expect_cases_match_cpuref(cases, {"strips=on,direct=0", "strips=on,direct=0,batch=5000,spec=off"},
-                              [](const std::string& path, const std::string&) {
+                              [](const std::string& path, const std::string&, KernelKind) {
                                   return path.find("strip masks") != std::string::npos;
                               });
 }
@@ -425,10 +427,11 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     // extreme circles, radius 0, circles larger than the picture (every
     // tile, counted by whole warps), 5000 circles on a few tiles, odd sizes;
     // one chunk per multiprocessor and 32; batch=5000 sends frames with more
-    // entries to the sorting stages in batches; bins of 4x4 and 2x2 tiles,
-    // counted and then split (exact kernels) or shaded per bin (ftb; a
-    // frame that overflows its capacity is GrowingSceneIsBinnedAgain's).
-    // Exact kernels: every float equals cpuref's; ftb within its bound.
+    // entries to the sorting stages in batches (also from 4x4 bins, then
+    // split); bins of 4x4 and 2x2 tiles, counted and then split (exact
+    // kernels) or shaded per bin (ftb; a frame that overflows its capacity
+    // is GrowingSceneIsBinnedAgain's). Exact kernels: every float equals
+    // cpuref's; ftb within its bound.
     auto cases = far_and_zero_scenes();
     cases.push_back({named(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}}),
                            "larger than the picture"), {1000, 600}});
@@ -440,16 +443,40 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                               {"count=on,direct=0,bins=sort,coarse=1", "count=on,direct=0,bins=sort,coarse=1,chunks=1",
                                "count=on,direct=0,bins=sort,coarse=1,chunks=32,strips=on",
                                "count=on,direct=0,bins=sort,coarse=1,batch=5000", "count=on,direct=0,bins=sort,coarse=4,chunks=32",
-                               "count=on,direct=0,bins=sort,coarse=2"},
-                              [](const std::string& path, const std::string& opts) {
-                                  // batch=5000: frames of more entries take the sorted batches, and say so
+                               "count=on,direct=0,bins=sort,coarse=2", "count=on,direct=0,bins=sort,coarse=4,batch=16000"},
+                              [](const std::string& path, const std::string& opts, KernelKind k) {
+                                  // batch=N: frames of more entries take the sorted batches, and say so
                                   const bool batched = opts.find("batch=") != std::string::npos;
                                   const std::string bins = opts.find("coarse=4") != std::string::npos   ? "4x4"
                                                            : opts.find("coarse=2") != std::string::npos ? "2x2"
                                                                                                         : "1x1";
-                                  return path.rfind("counting sort, " + bins + "-tile bins", 0) == 0 ||
-                                         (batched && path.rfind("sorted " + bins + "-tile bins", 0) == 0);
+                                  // the exact kernels split coarse bins; ftb shades flat scenes per bin
+                                  const std::string split = bins != "1x1" && k != KernelKind::FrontToBack ? ", split" : "";
+                                  return path.rfind("counting sort, " + bins + "-tile bins" + split, 0) == 0 ||
+                                         (batched && path.rfind("sorted " + bins + "-tile bins" + split, 0) == 0);
                               });
+}
+
+TEST(GpuCounting, StagesOfACountedAndSplitFrame) {
+    REQUIRE_GPU();
+    // The counting sort on 4x4-tile bins, then bin.split: each stage once,
+    // no sorting stage, and the same pair count as the sorting stages'.
+    long long pairs[2] = {0, 0};
+    for (int counted = 0; counted < 2; ++counted) {
+        auto r = make_cuda_renderer(KernelKind::Tiled,
+                                    parse_cuda_options(counted ? "count=on,coarse=4,bins=sort" : "count=off,coarse=4,bins=sort"));
+        render_last(*r, make_scene("rand100k", 1), 640, 480, 2);
+        pairs[counted] = r->work().circle_tile_pairs;
+        EXPECT_EQ(r->work().path, counted ? "counting sort, 4x4-tile bins, split" : "sorted 4x4-tile bins, split");
+        if (!counted) continue;
+        std::map<std::string, int> seen;
+        for (const StageTime& st : r->timings()) ++seen[st.name];
+        for (const char* stage : {"bin.count", "bin.scan", "bin.place", "bin.split", "shade"})
+            EXPECT_EQ(seen[stage], 1) << stage;
+        EXPECT_EQ(seen["bin.sort"] + seen["bin.fill"] + seen["bin.ranges"], 0);
+    }
+    EXPECT_GT(pairs[0], 100000);
+    EXPECT_EQ(pairs[1], pairs[0]);
 }
 
 TEST(GpuCounting, StagesOfACountedFrame) {
@@ -515,10 +542,11 @@ TEST(GpuLaterFrames, DeferredClearIsSeenByEveryReader) {
     ref.render();
     ref.render();  // a second render with no clear blends over the first
     const Image twice = ref.image();
-    // the direct path, the sorted path (with bin.split) and strip masks
+    // the direct path, the sorted path (with bin.split) and strip masks, the
+    // counting sort (single tiles, and 4x4 bins with bin.split)
     for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack})
-        for (const char* opts : {"", "bins=sort,direct=0,count=off", "bins=sort,direct=0,coarse=4,split=on,strips=on",
-                                 "bins=sort,direct=0,count=on"}) {
+        for (const char* opts : {"", "bins=sort,direct=0,count=off", "bins=sort,direct=0,coarse=4,split=on,strips=on,count=off",
+                                 "bins=sort,direct=0,count=on", "bins=sort,direct=0,coarse=4,split=on,count=on"}) {
             auto r = make_cuda_renderer(k, parse_cuda_options(opts));
             r->setup(s, 64, 48);
             r->clear();

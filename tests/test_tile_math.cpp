@@ -177,3 +177,30 @@ TEST(TileMath, PowerOfTwoTileRangeEqualsTheDivision) {
                     }
     expect_range(cr::tiles_of_box_pow2(cr::PixelBox{15, 17, 0, 1}, 4), 0, 2, 0, 1);  // straddles a border
 }
+
+TEST(TileMath, CoarsenedRangeEqualsTheCoarserTiles) {
+    // The counting sort's bins from a circle's fine range: coarsen(fine
+    // range on 2^f tiles, s) against the range on 2^(f+s) tiles, for every
+    // box of a 200x72 image (corners, borders, one pixel, empty), fine tiles
+    // of 8 and 16 pixels, bins of 2x2 and 4x4 of them.
+    for (int f : {3, 4})
+        for (int s : {1, 2})
+            for (int x0 = 0; x0 <= 200; x0 += 13)
+                for (int x1 = x0; x1 <= 200; x1 += 17)
+                    for (int y0 = 0; y0 <= 72; y0 += 11)
+                        for (int y1 = y0; y1 <= 72; y1 += 9) {
+                            const cr::PixelBox b{x0, x1, y0, y1};
+                            const cr::TileRange want = cr::tiles_of_box_pow2(b, f + s);
+                            const cr::TileRange got = cr::coarsen(cr::tiles_of_box_pow2(b, f), s);
+                            EXPECT_EQ(got.count(), want.count()) << f << " " << s << " " << x0 << " " << x1 << " " << y0;
+                            if (!want.empty()) {
+                                EXPECT_EQ(got.tx0, want.tx0);
+                                EXPECT_EQ(got.tx1, want.tx1);
+                                EXPECT_EQ(got.ty0, want.ty0);
+                                EXPECT_EQ(got.ty1, want.ty1);
+                            }
+                        }
+    expect_range(cr::coarsen(cr::TileRange{3, 5, 0, 1}, 2), 0, 2, 0, 1);  // fine tiles 3 and 4: bins 0 and 1
+    expect_range(cr::coarsen(cr::TileRange{4, 8, 7, 9}, 2), 1, 2, 1, 3);
+    EXPECT_TRUE(cr::coarsen(cr::TileRange{0, 0, 0, 0}, 2).empty());
+}
