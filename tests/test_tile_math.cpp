@@ -157,24 +157,38 @@ TEST(CircleTouchesTile, NeverRejectsATileWithACoveredPixel) {
 
 }  // namespace
 
+namespace {
+
+/// Calls f(box) for boxes of a w x h image: every x0 (step dx0), x1 >= x0
+/// (step dx1), y0 (step dy0), y1 >= y0 (step dy1), so corners, borders,
+/// one-pixel and empty boxes.
+template <typename F>
+void for_each_box(int w, int h, int dx0, int dx1, int dy0, int dy1, F&& f) {
+    for (int x0 = 0; x0 <= w; x0 += dx0)
+        for (int x1 = x0; x1 <= w; x1 += dx1)
+            for (int y0 = 0; y0 <= h; y0 += dy0)
+                for (int y1 = y0; y1 <= h; y1 += dy1) f(cr::PixelBox{x0, x1, y0, y1});
+}
+
+/// The same tiles (both empty, or the same bounds).
+void expect_same_range(const cr::TileRange& got, const cr::TileRange& want, const cr::PixelBox& b) {
+    EXPECT_EQ(got.count(), want.count()) << b.min_x << " " << b.max_x << " " << b.min_y << " " << b.max_y;
+    if (want.empty()) return;
+    EXPECT_EQ(got.tx0, want.tx0);
+    EXPECT_EQ(got.tx1, want.tx1);
+    EXPECT_EQ(got.ty0, want.ty0);
+    EXPECT_EQ(got.ty1, want.ty1);
+}
+
+}  // namespace
+
 TEST(TileMath, PowerOfTwoTileRangeEqualsTheDivision) {
     // The kernels' shift form against tiles_of_box for every box of a
     // 40x24 image (corners, borders, one pixel, empty) on 8- and 16-pixel tiles.
     for (int shift : {3, 4})
-        for (int x0 = 0; x0 <= 40; x0 += 3)
-            for (int x1 = x0; x1 <= 40; x1 += 5)
-                for (int y0 = 0; y0 <= 24; y0 += 7)
-                    for (int y1 = y0; y1 <= 24; y1 += 4) {
-                        const cr::PixelBox b{x0, x1, y0, y1};
-                        const cr::TileRange want = cr::tiles_of_box(b, 1 << shift), got = cr::tiles_of_box_pow2(b, shift);
-                        EXPECT_EQ(got.count(), want.count()) << x0 << " " << x1 << " " << y0 << " " << y1;
-                        if (!want.empty()) {
-                            EXPECT_EQ(got.tx0, want.tx0);
-                            EXPECT_EQ(got.tx1, want.tx1);
-                            EXPECT_EQ(got.ty0, want.ty0);
-                            EXPECT_EQ(got.ty1, want.ty1);
-                        }
-                    }
+        for_each_box(40, 24, 3, 5, 7, 4, [&](const cr::PixelBox& b) {
+            expect_same_range(cr::tiles_of_box_pow2(b, shift), cr::tiles_of_box(b, 1 << shift), b);
+        });
     expect_range(cr::tiles_of_box_pow2(cr::PixelBox{15, 17, 0, 1}, 4), 0, 2, 0, 1);  // straddles a border
 }
 
@@ -185,21 +199,9 @@ TEST(TileMath, CoarsenedRangeEqualsTheCoarserTiles) {
     // of 8 and 16 pixels, bins of 2x2 and 4x4 of them.
     for (int f : {3, 4})
         for (int s : {1, 2})
-            for (int x0 = 0; x0 <= 200; x0 += 13)
-                for (int x1 = x0; x1 <= 200; x1 += 17)
-                    for (int y0 = 0; y0 <= 72; y0 += 11)
-                        for (int y1 = y0; y1 <= 72; y1 += 9) {
-                            const cr::PixelBox b{x0, x1, y0, y1};
-                            const cr::TileRange want = cr::tiles_of_box_pow2(b, f + s);
-                            const cr::TileRange got = cr::coarsen(cr::tiles_of_box_pow2(b, f), s);
-                            EXPECT_EQ(got.count(), want.count()) << f << " " << s << " " << x0 << " " << x1 << " " << y0;
-                            if (!want.empty()) {
-                                EXPECT_EQ(got.tx0, want.tx0);
-                                EXPECT_EQ(got.tx1, want.tx1);
-                                EXPECT_EQ(got.ty0, want.ty0);
-                                EXPECT_EQ(got.ty1, want.ty1);
-                            }
-                        }
+            for_each_box(200, 72, 13, 17, 11, 9, [&](const cr::PixelBox& b) {
+                expect_same_range(cr::coarsen(cr::tiles_of_box_pow2(b, f), s), cr::tiles_of_box_pow2(b, f + s), b);
+            });
     expect_range(cr::coarsen(cr::TileRange{3, 5, 0, 1}, 2), 0, 2, 0, 1);  // fine tiles 3 and 4: bins 0 and 1
     expect_range(cr::coarsen(cr::TileRange{4, 8, 7, 9}, 2), 1, 2, 1, 3);
     EXPECT_TRUE(cr::coarsen(cr::TileRange{0, 0, 0, 0}, 2).empty());
