@@ -393,10 +393,7 @@ private:
     void place_and_shade(const DeviceCircles& c, unsigned long long capacity, bool speculative) {
         last_counted_ = true;
         TileLists lists = binned_lists(bins_.place(c, bin_grid_, capacity, &tally_, stream_.get(), &timeline_), c.count);
-        if (speculative) {
-            lists.total = bins_.total.get();
-            lists.capacity = capacity;
-        }
+        if (speculative) check_capacity(lists, capacity);
         if (plan_.split) lists = bins_.split(grid_, lists, capacity, &tally_, stream_.get(), &timeline_);
         shade_lists(c, lists, kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr);
     }
@@ -460,10 +457,7 @@ private:
         const int* sorted = bins_.fill_sort_ranges(c, bin_grid_, batch, opt_.fill_per_thread,
                                                    plan_.split ? plan_.coarse : 0, &tally_, stream_.get(), &timeline_);
         TileLists lists = binned_lists(sorted, c.count);
-        if (batch.speculative) {
-            lists.total = bins_.total.get();
-            lists.capacity = batch.pairs;
-        }
+        if (batch.speculative) check_capacity(lists, batch.pairs);
         if (plan_.split) lists = bins_.split(grid_, lists, batch.pairs, &tally_, stream_.get(), &timeline_);
         const int* order = kind_ == KernelKind::Persistent ? heavy_first_order(lists) : nullptr;
         shade_lists(c, lists, order, first, last);
@@ -480,6 +474,14 @@ private:
         size_t bytes = order_.temp.size();
         CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(order_.temp.get(), bytes, k, v, tiles, 0, 32, s));
         return v.Current();
+    }
+
+    /// Speculative lists: the shading (and bin.split) compare the frame's
+    /// true total, on the device, with the `capacity` they were binned for,
+    /// and skip the frame when it is larger (TileLists::overflowed).
+    void check_capacity(TileLists& lists, unsigned long long capacity) const {
+        lists.total = bins_.total.get();
+        lists.capacity = capacity;
     }
 
     /// The binned lists of the last bin.ranges: per bin of plan_.coarse x plan_.coarse tiles.

@@ -124,7 +124,7 @@ const int* BinBuffers::fill_sort_ranges(const DeviceCircles& c, const TileGrid& 
     launch_bin_ranges(k.Current(), batch.pairs, g.tile_count(), split_coarse != 0, tile_start.get(), tile_end.get(),
                       stream);
     sorted_keys = k.Current();
-    sorted_split_coarse = split_coarse;
+    splittable_coarse = split_coarse;
     return v.Current();
 }
 
@@ -160,7 +160,7 @@ const int* BinBuffers::place(const DeviceCircles& c, const TileGrid& g, unsigned
                      capacity, split_next ? nullptr : values.get(), split_next ? placed_pairs.get() : nullptr,
                      tile_start.get(), tile_end.get(), total.get(), stream);
     sorted_keys = nullptr;  // bin.split reads placed_pairs instead
-    sorted_split_coarse = 1 << chunks.split_shift;
+    splittable_coarse = 1 << chunks.split_shift;
     return split_next ? nullptr : values.get();
 }
 
@@ -174,7 +174,7 @@ const int* BinBuffers::compact(const DeviceCircles& c, const TileGrid& g, Device
 
 TileLists BinBuffers::split(const TileGrid& tiles, const TileLists& bins, uint64_t entries, DeviceMemoryTally* tally,
                             cudaStream_t stream, StageTimeline* timeline) {
-    if (sorted_split_coarse != bins.coarse || bins.coarse == 1)
+    if (splittable_coarse != bins.coarse || bins.coarse == 1)
         throw std::logic_error("bin.split: the last binning left no tile masks or fine ranges for bins of " +
                                std::to_string(bins.coarse) + "x" + std::to_string(bins.coarse) +
                                " tiles (fill_sort_ranges' split_coarse, reserve_counting's split_coarse)");

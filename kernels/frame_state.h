@@ -108,7 +108,7 @@ struct BinBuffers {
     /// place()), and the bins' side in tiles that split() may split: the
     /// split_coarse the keys were filled with, or reserve_counting's.
     const unsigned int* sorted_keys = nullptr;
-    int sorted_split_coarse = 0;
+    int splittable_coarse = 0;
 
     /// Stage bin.compact instead of all of the above, for scenes where
     /// circles x bins is small: sizes the lists (bins x circles ints) and

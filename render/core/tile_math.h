@@ -38,14 +38,6 @@ CR_HD TileRange tiles_of_box(const PixelBox& b, int tile) {
     return TileRange{b.min_x / tile, (b.max_x - 1) / tile + 1, b.min_y / tile, (b.max_y - 1) / tile + 1};
 }
 
-/// tiles_of_box for tiles of 2^shift pixels, the divisions as shifts (the
-/// kernels' hot loops; valid because circle_pixel_box never gives negative
-/// coordinates).
-CR_HD TileRange tiles_of_box_pow2(const PixelBox& b, int shift) {
-    if (b.empty()) return TileRange{0, 0, 0, 0};
-    return TileRange{b.min_x >> shift, ((b.max_x - 1) >> shift) + 1, b.min_y >> shift, ((b.max_y - 1) >> shift) + 1};
-}
-
 /// The range of tiles of 2^shift times the size that contain the tiles of
 /// `r` (empty for an empty range): for tiles of powers of two,
 /// coarsen(tiles_of_box_pow2(b, f), s) == tiles_of_box_pow2(b, f + s),
@@ -54,6 +46,13 @@ CR_HD TileRange tiles_of_box_pow2(const PixelBox& b, int shift) {
 CR_HD TileRange coarsen(const TileRange& r, int shift) {
     if (r.empty()) return TileRange{0, 0, 0, 0};
     return TileRange{r.tx0 >> shift, ((r.tx1 - 1) >> shift) + 1, r.ty0 >> shift, ((r.ty1 - 1) >> shift) + 1};
+}
+
+/// tiles_of_box for tiles of 2^shift pixels, the divisions as shifts (the
+/// kernels' hot loops; valid because circle_pixel_box never gives negative
+/// coordinates): the box's pixels, as tiles of one pixel, coarsened.
+CR_HD TileRange tiles_of_box_pow2(const PixelBox& b, int shift) {
+    return coarsen(TileRange{b.min_x, b.max_x, b.min_y, b.max_y}, shift);
 }
 
 /// A circle is "extreme" when its coordinates are so large that float
