@@ -40,7 +40,10 @@
 //              keeps the order: __match_any_sync groups a warp's lanes of
 //              one tile; each group's highest lane adds the group's size
 //              into the tile's byte for its warp in a 64-bit shared counter
-//              (8 warps, 8 bytes); after a barrier an entry's position is
+//              (8 warps, 8 bytes; the add goes to the 32-bit half that
+//              holds the byte, warps 0-3 the low word, since a 64-bit
+//              shared atomicAdd compiles to a compare-and-swap loop); after
+//              a barrier an entry's position is
 //              the running position + the bytes of the warps before its
 //              own + its group's lanes below it. The last group of a tile
 //              (no byte above its warp) moves the running position on and
@@ -225,29 +228,32 @@ size_t place_shared_bytes(int tiles) { return size_t(tiles) * (sizeof(unsigned l
 /// The round's circles r0 + 4 * threadIdx.x + j (j < kPerThread; past c1:
 /// none): their tile ranges and first entries into shared memory, numbered
 /// in input order (a thread's own prefix, then the block-level exclusive
-/// scan of the threads' sums). Returns the round's number of entries (the
-/// same in every thread; contains the block scan's barriers).
+/// scan of the threads' sums). A thread's four slots are consecutive, so
+/// each array takes one 16-byte store a thread (a warp's 512 bytes in the
+/// fewest wavefronts; four 4-byte stores 16 bytes apart would be 4-way bank
+/// conflicts). Returns the round's number of entries (the same in every
+/// thread; contains the block scan's barriers).
 __device__ __forceinline__ int number_round(const uint2* ranges, int split_shift, int64_t r0, int64_t c1,
                                             int* first_entry, int* tx0, int* ty0, int* width, int* warp_totals) {
-    int counts[kPerThread], mine = 0;
+    static_assert(kPerThread == 4, "one int4 store per thread and array");
+    int counts[kPerThread], x[kPerThread], y[kPerThread], w[kPerThread], mine = 0;
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
-        const int slot = threadIdx.x * kPerThread + j;
-        const int64_t i = r0 + slot;
+        const int64_t i = r0 + threadIdx.x * kPerThread + j;
         const TileRange tr = coarsen(i < c1 ? unpack_range(ranges[i]) : TileRange{0, 0, 0, 0}, split_shift);
-        tx0[slot] = tr.tx0;
-        ty0[slot] = tr.ty0;
-        width[slot] = tr.empty() ? 1 : tr.tx1 - tr.tx0;
+        x[j] = tr.tx0;
+        y[j] = tr.ty0;
+        w[j] = tr.empty() ? 1 : tr.tx1 - tr.tx0;
         counts[j] = static_cast<int>(tr.count());
         mine += counts[j];
     }
+    reinterpret_cast<int4*>(tx0)[threadIdx.x] = make_int4(x[0], x[1], x[2], x[3]);
+    reinterpret_cast<int4*>(ty0)[threadIdx.x] = make_int4(y[0], y[1], y[2], y[3]);
+    reinterpret_cast<int4*>(width)[threadIdx.x] = make_int4(w[0], w[1], w[2], w[3]);
     int entries = 0;
-    int at = block_exclusive_scan<kThreads>(mine, warp_totals, entries);
-#pragma unroll
-    for (int j = 0; j < kPerThread; ++j) {
-        first_entry[threadIdx.x * kPerThread + j] = at;
-        at += counts[j];
-    }
+    const int at = block_exclusive_scan<kThreads>(mine, warp_totals, entries);
+    reinterpret_cast<int4*>(first_entry)[threadIdx.x] =
+        make_int4(at, at + counts[0], at + counts[0] + counts[1], at + counts[0] + counts[1] + counts[2]);
     return entries;
 }
 
@@ -310,7 +316,8 @@ __global__ void __launch_bounds__(kThreads)
                      unsigned int* start, unsigned int* end, unsigned long long* total) {
     static_assert(kThreads / 32 <= 8, "one byte of the 64-bit counters per warp");
     extern __shared__ unsigned long long counters[];  // [tiles], then running[tiles]
-    __shared__ int first_entry[kRoundCircles], tx0[kRoundCircles], ty0[kRoundCircles], width[kRoundCircles];
+    __shared__ __align__(16) int first_entry[kRoundCircles], tx0[kRoundCircles], ty0[kRoundCircles],
+        width[kRoundCircles];
     __shared__ int warp_totals[kThreads / 32];
     const int tiles = g.tile_count(), b = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned int* running = reinterpret_cast<unsigned int*>(counters + tiles);
@@ -327,7 +334,7 @@ __global__ void __launch_bounds__(kThreads)
             unsigned int mask = 0;
             if (e < entries) {
                 const int o = owner_of(first_entry, e);
-                const unsigned int k = e - first_entry[o], w = width[o], row = k / w;
+                const unsigned int k = e - first_entry[o], w = width[o], row = k < w ? 0u : k / w;
                 const int bx = tx0[o] + int(k - row * w), by = ty0[o] + int(row);
                 t = by * g.tiles_x + bx;
                 circle = static_cast<int>(r0 + o);
@@ -337,7 +344,8 @@ __global__ void __launch_bounds__(kThreads)
             const unsigned int group = __popc(peers), lower = __popc(peers & ((1u << lane) - 1u));
             const bool highest = (peers >> lane) == 1u;
             __syncthreads();  // the last window's counters are cleared and its positions moved on
-            if (t >= 0 && highest) atomicAdd(&counters[t], static_cast<unsigned long long>(group) << (8 * warp));
+            if (t >= 0 && highest)  // the counter's 32-bit half of this warp: a native shared atomic, no CAS loop
+                atomicAdd(reinterpret_cast<unsigned int*>(counters + t) + (warp >> 2), group << (8 * (warp & 3)));
             __syncthreads();  // every group of this window is counted
             unsigned int pos = 0, before = 0;
             bool last_group = false;

@@ -465,15 +465,8 @@ private:
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
     const int* heavy_first_order(const TileLists& lists) {
-        cudaStream_t s = stream_.get();
-        const int tiles = grid_.tile_count();
-        timeline_.mark("bin.order", "Render", s);
-        launch_tile_loads(lists, grid_, order_.loads.get(), order_.ids.get(), s);
-        cub::DoubleBuffer<unsigned int> k(order_.loads.get(), order_.loads_alt.get());
-        cub::DoubleBuffer<int> v(order_.ids.get(), order_.ids_alt.get());
-        size_t bytes = order_.temp.size();
-        CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(order_.temp.get(), bytes, k, v, tiles, 0, 32, s));
-        return v.Current();
+        timeline_.mark("bin.order", "Render", stream_.get());
+        return order_.heavy_first(lists, grid_, stream_.get());
     }
 
     /// Speculative lists: the shading (and bin.split) compare the frame's

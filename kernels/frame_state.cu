@@ -206,4 +206,19 @@ void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t
     temp.reserve("bin.order_temp", bytes, tally);
 }
 
+const int* TileOrderBuffers::heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream) {
+    const int tiles = g.tile_count();
+    if (tiles > static_cast<int>(ids.size())) throw std::invalid_argument("bin.order: more tiles than reserved");
+    if (tiles <= kOrderBlockTiles) {
+        launch_tile_order(lists, g, ids.get(), stream);
+        return ids.get();
+    }
+    launch_tile_loads(lists, g, loads.get(), ids.get(), stream);
+    cub::DoubleBuffer<unsigned int> k(loads.get(), loads_alt.get());
+    cub::DoubleBuffer<int> v(ids.get(), ids_alt.get());
+    size_t bytes = temp.size();
+    CR_CUDA(cub::DeviceRadixSort::SortPairsDescending(temp.get(), bytes, k, v, tiles, 0, 32, stream));
+    return v.Current();
+}
+
 }  // namespace cr

@@ -143,6 +143,13 @@ struct TileOrderBuffers {
 
     /// Sizes everything for `tiles` tiles (at setup).
     void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
+
+    /// Stage "bin.order": the tile ids of `g` (tile_count of them, reserved
+    /// for at least that many), heaviest list first; returns the device
+    /// array. One launch (launch_tile_order) on grids of at most
+    /// kOrderBlockTiles tiles, else launch_tile_loads and CUB's device
+    /// radix sort on the full 32-bit lengths. Throws CudaError.
+    const int* heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream);
 };
 
 }  // namespace cr

@@ -244,9 +244,20 @@ void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int
                         bool from_background, bool persistent, unsigned int* tile_counter, const int* order,
                         int persistent_blocks, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
-/// (persistent kernel): writes each of the grid's tiles' list length (its
-/// bin's, lists.bin_of) and id. loads/ids are scratch of tile_count entries.
+/// (persistent kernel). On grids of more than kOrderBlockTiles tiles it is
+/// this kernel and CUB's device radix sort: writes each of the grid's tiles'
+/// list length (its bin's, lists.bin_of) and id. loads/ids are scratch of
+/// tile_count entries.
 void launch_tile_loads(const TileLists& lists, const TileGrid& g, unsigned int* loads, int* ids, cudaStream_t s);
+/// The most tiles launch_tile_order sorts (one block of 256 threads, 16 tiles a thread).
+constexpr int kOrderBlockTiles = 4096;
+/// Stage "bin.order" in one launch (grids of at most kOrderBlockTiles
+/// tiles; more throw std::invalid_argument): order[0, tile_count) = the
+/// tile ids by list length (lists.bin_of), heaviest first, ties in tile-id
+/// order. Lengths above 65535 count as 65535: a stable CUB block radix
+/// sort on 16-bit keys (4 passes in shared memory), where the device-wide
+/// sort on 32 bits takes several launches. The order only schedules work.
+void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count).
 int persistent_block_count(int tile, int rows, ShadeMode shade);

@@ -110,6 +110,34 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
 
 int gpu_count_tile_limit() { return count_tile_limit(); }
 
+std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tiles_x, int tiles_y) {
+    if (tiles_x <= 0 || tiles_y <= 0 || loads.size() != size_t(tiles_x) * size_t(tiles_y))
+        throw std::invalid_argument("gpu_tile_order: one load per tile of a non-empty grid");
+    const TileGrid g = make_tile_grid(tiles_x * 16, tiles_y * 16, 16);
+    std::vector<unsigned int> start(loads.size()), end(loads.size());
+    unsigned int at = 0;
+    for (size_t t = 0; t < loads.size(); ++t) {
+        start[t] = at;
+        end[t] = at += loads[t];
+    }
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    DeviceBuffer<unsigned int> d_start, d_end;
+    d_start.reserve("test.start", start.size(), &tally);
+    d_end.reserve("test.end", end.size(), &tally);
+    CR_CUDA(cudaMemcpy(d_start.get(), start.data(), start.size() * 4, cudaMemcpyHostToDevice));
+    CR_CUDA(cudaMemcpy(d_end.get(), end.data(), end.size() * 4, cudaMemcpyHostToDevice));
+    TileOrderBuffers order;
+    order.reserve(g.tile_count(), &tally, stream.get());
+    TileLists lists{nullptr, d_start.get(), d_end.get(), 0};
+    lists.bins_x = g.tiles_x;
+    const int* ids = order.heavy_first(lists, g, stream.get());
+    CR_CUDA(cudaStreamSynchronize(stream.get()));
+    std::vector<int> out(loads.size());
+    CR_CUDA(cudaMemcpy(out.data(), ids, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    return out;
+}
+
 void gpu_advance(Scene& scene, int steps) {
     DeviceMemoryTally tally;
     CudaStream stream;

@@ -40,6 +40,13 @@ enum class BinPath {
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse = 1,
                          BinPath path = BinPath::Sorted, int chunks_per_sm = 4);
 
+/// Runs stage bin.order (TileOrderBuffers::heavy_first, the renderer's own
+/// call) on a tiles_x x tiles_y grid of 16-pixel tiles whose lists have
+/// the lengths `loads` (row-major, one per tile) and copies the order back:
+/// the tile ids, heaviest first. Throws CudaError / NoCudaDeviceError;
+/// std::invalid_argument when loads.size() != tiles_x * tiles_y.
+std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tiles_x, int tiles_y);
+
 /// The most tiles the counting sort (BinPath::Counted) takes on this GPU
 /// (count_tile_limit in kernels/stages.h). Throws CudaError.
 int gpu_count_tile_limit();

@@ -3,6 +3,7 @@
 // the bin stage's per-tile lists against a host binning.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -194,6 +195,37 @@ TEST(GpuBinStage, CountedListsAtTheTileLimit) {
         const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks);
         expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM");
     }
+}
+
+/// Tile ids by key, largest first, ties in id order (a stable sort).
+std::vector<int> heaviest_first(const std::vector<unsigned int>& keys) {
+    std::vector<int> ids(keys.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return keys[a] > keys[b]; });
+    return ids;
+}
+
+TEST(GpuBinStage, TileOrderIsHeaviestFirst) {
+    REQUIRE_GPU();
+    // By hand, 3x2 tiles (one block, 4090 padding slots): lengths above
+    // 65535 tie with it and keep tile order.
+    EXPECT_EQ(gpu_tile_order({5, 9, 5, 0, 70000, 65535}, 3, 2), (std::vector<int>{4, 5, 1, 0, 2, 3}));
+    std::mt19937 rng(15);
+    std::uniform_int_distribution<unsigned int> length(0, 300);  // many ties
+    for (const auto& [tx, ty] : {std::pair{64, 64}, std::pair{37, 29}, std::pair{128, 64}}) {
+        std::vector<unsigned int> loads(size_t(tx) * ty);
+        for (auto& l : loads) l = length(rng);
+        loads[17] = 70000;
+        loads[loads.size() - 5] = 100000;
+        std::vector<unsigned int> keys = loads;
+        const bool one_block = tx * ty <= 4096;  // kOrderBlockTiles: 16-bit keys; beyond, the device sort's 32
+        if (one_block)
+            for (auto& k : keys) k = std::min(k, 65535u);
+        const std::vector<int> want = heaviest_first(keys);
+        EXPECT_EQ(want[0], one_block ? 17 : int(loads.size()) - 5);
+        EXPECT_EQ(gpu_tile_order(loads, tx, ty), want) << tx << "x" << ty << " tiles";
+    }
+    EXPECT_THROW(gpu_tile_order({1, 2, 3}, 2, 2), std::invalid_argument);
 }
 
 }  // namespace
