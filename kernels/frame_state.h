@@ -148,7 +148,8 @@ struct TileOrderBuffers {
     /// for at least that many), heaviest list first; returns the device
     /// array. One launch (launch_tile_order) on grids of at most
     /// kOrderBlockTiles tiles, else launch_tile_loads and CUB's device
-    /// radix sort on the full 32-bit lengths. Throws CudaError.
+    /// radix sort on the full 32-bit lengths. Throws CudaError;
+    /// std::invalid_argument when `g` has more tiles than were reserved.
     const int* heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream);
 };
 

@@ -44,7 +44,8 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
 /// call) on a tiles_x x tiles_y grid of 16-pixel tiles whose lists have
 /// the lengths `loads` (row-major, one per tile) and copies the order back:
 /// the tile ids, heaviest first. Throws CudaError / NoCudaDeviceError;
-/// std::invalid_argument when loads.size() != tiles_x * tiles_y.
+/// std::invalid_argument when tiles_x or tiles_y is not positive or
+/// loads.size() != tiles_x * tiles_y.
 std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tiles_x, int tiles_y);
 
 /// The most tiles the counting sort (BinPath::Counted) takes on this GPU
