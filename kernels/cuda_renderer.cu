@@ -5,7 +5,6 @@
 // cudaEvents (kernels/stage_timeline.h). The kernels live one stage a file
 // (clear.cu, advance.cu, bin.cu and bin_count.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
-#include <cub/device/device_radix_sort.cuh>
 #include <cuda_profiler_api.h>
 
 #include <dlfcn.h>

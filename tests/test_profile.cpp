@@ -82,6 +82,14 @@ TEST(Profile, NamesTheCountingSortStages) {
                        {"bin.count", "bin.scan", "bin.scan", "bin.place"});
 }
 
+TEST(Profile, NamesTheTileOrderStage) {
+    // bin.order: one block's sort up to 4096 tiles; beyond, the loads and CUB's device sort
+    expect_stage_names({"void cr::<unnamed>::tile_order_kernel(cr::TileLists, cr::TileGrid, int *)",
+                        "void cr::<unnamed>::tile_loads_kernel(cr::TileLists, cr::TileGrid, unsigned int *, int *)",
+                        "void cub::CUB_200800_SM_900_NS::DeviceRadixSortOnesweepKernel<...>(...)"},
+                       {"bin.order", "bin.order", "bin.order"});
+}
+
 TEST(Profile, FindingsFromTheNumbers) {
     const std::vector<std::string> f = profile_findings(tiled());
     std::string all;
