@@ -71,6 +71,10 @@ namespace cr {
 namespace {
 
 constexpr int kThreads = kCountThreads;
+/// bin.count's threads a block: twice bin.place's, so each SM has 48 warps
+/// loading circle records instead of 24 (its 3 chunks are 3 blocks either
+/// way; bin.count waits on those loads; docs/PERFORMANCE.md, step 28).
+constexpr int kCountBlock = 2 * kCountThreads;
 constexpr int kSmall = 64;  ///< circles with more tiles than this are counted by the whole warp
 
 /// Circle i's tile range on `g` (tiles of 2^shift pixels): bin.fill's
@@ -100,17 +104,17 @@ __device__ __forceinline__ unsigned long long block_sum(unsigned long long v, un
 /// With split_shift = s > 0 the tiles of `g` are bins of 2^s x 2^s fine
 /// tiles: the circle's range is kept at the fine level (bin.place derives
 /// the bins and the split's tile masks from it) and counted per bin.
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kCountBlock)
     bin_count_kernel(DeviceCircles c, TileGrid g, int split_shift, int64_t per_chunk, unsigned int* counts,
                      unsigned long long* chunk_entries, uint2* ranges) {
     extern __shared__ unsigned int hist[];
-    __shared__ unsigned long long warp_sums[kThreads / 32];
+    __shared__ unsigned long long warp_sums[kCountBlock / 32];
     const int tiles = g.tile_count(), b = blockIdx.x, lane = threadIdx.x & 31, shift = __ffs(g.tile) - 1;
-    for (int t = threadIdx.x; t < tiles; t += kThreads) hist[t] = 0;
+    for (int t = threadIdx.x; t < tiles; t += kCountBlock) hist[t] = 0;
     __syncthreads();
     const int64_t c0 = int64_t(b) * per_chunk, c1 = min(c.count, c0 + per_chunk);
     unsigned long long mine = 0;
-    for (int64_t first = c0 + (threadIdx.x & ~31); first < c1; first += kThreads) {
+    for (int64_t first = c0 + (threadIdx.x & ~31); first < c1; first += kCountBlock) {
         const int64_t i = first + lane;
         const TileRange fine = i < c1 ? circle_tiles(c, i, g, shift - split_shift) : TileRange{0, 0, 0, 0};
         if (i < c1) ranges[i] = pack_range(fine);
@@ -132,8 +136,8 @@ __global__ void __launch_bounds__(kThreads)
             }
         }
     }
-    const unsigned long long entries = block_sum(mine, warp_sums);  // its barrier also completes the histogram
-    for (int t = threadIdx.x; t < tiles; t += kThreads) counts[size_t(b) * tiles + t] = hist[t];
+    const unsigned long long entries = block_sum<kCountBlock>(mine, warp_sums);  // its barrier also completes the histogram
+    for (int t = threadIdx.x; t < tiles; t += kCountBlock) counts[size_t(b) * tiles + t] = hist[t];
     if (threadIdx.x == 0) chunk_entries[b] = entries;
 }
 
@@ -421,7 +425,7 @@ void launch_bin_count(const DeviceCircles& c, const TileGrid& g, const CountChun
     if (g.tile <= 0 || (g.tile & (g.tile - 1)) != 0 || (g.tile >> k.split_shift) == 0)
         throw std::invalid_argument("bin.count: tiles (bins) of 2^n pixels only, at least 2^split_shift a side");
     const size_t shared = size_t(g.tile_count()) * sizeof(unsigned int);
-    bin_count_kernel<<<k.chunks, kThreads, shared, s>>>(c, g, k.split_shift, k.per_chunk, counts, chunk_entries, ranges);
+    bin_count_kernel<<<k.chunks, kCountBlock, shared, s>>>(c, g, k.split_shift, k.per_chunk, counts, chunk_entries, ranges);
     check_launch("bin_count_kernel");
 }
 

@@ -145,7 +145,9 @@ public:
                                    plan_.split ? plan_.coarse : 1, &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
-            persistent_blocks_ = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade);
+            const int cull = (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0);
+            persistent_blocks_[0] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, 0);
+            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, cull);
         }
         host_image_ = Image();
         timeline_.reset();
@@ -312,7 +314,7 @@ private:
             const bool persistent = kind_ == KernelKind::Persistent;
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), clear_pending_, persistent,
-                               order_.counter.get(), order, persistent_blocks_,
+                               order_.counter.get(), order, persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0],
                                opt_.shade_variant | cull_bits(lists), s);
         }
         if (!lists.total) clear_pending_ = false;  // else render_binned decides, once it knows the frame fit
@@ -344,8 +346,11 @@ private:
         const unsigned long long cap = pair_batch_limit();
         if (pairs <= cap) return {PairBatch{0, count, 0, pairs}};
         std::vector<unsigned long long> off(static_cast<size_t>(count) + 1);
-        CR_CUDA(cudaMemcpy(off.data(), bins_.offsets.get(), count * sizeof(unsigned long long),
-                           cudaMemcpyDeviceToHost));
+        // on the renderer's stream: a plain cudaMemcpy runs on the legacy default stream, which does not
+        // wait for our non-blocking stream, so it could read the offsets before bin.scan has written them
+        CR_CUDA(cudaMemcpyAsync(off.data(), bins_.offsets.get(), count * sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, stream_.get()));
+        CR_CUDA(cudaStreamSynchronize(stream_.get()));
         off[count] = pairs;
         std::vector<PairBatch> batches;
         for (int64_t a = 0; a < count;) {
@@ -464,6 +469,7 @@ private:
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
     const int* heavy_first_order(const TileLists& lists) {
+        if (opt_.order == Choice::Off) return nullptr;  // row-major tile order
         timeline_.mark("bin.order", "Render", stream_.get());
         return order_.heavy_first(lists, grid_, stream_.get());
     }
@@ -511,8 +517,11 @@ private:
     /// tiles binning would have listed, counted on the host from geom.
     void count_direct_loads(std::vector<int>& loads) {
         std::vector<float4> g(static_cast<size_t>(circles_.count));
-        if (!g.empty())
-            CR_CUDA(cudaMemcpy(g.data(), circles_.geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+        if (!g.empty()) {  // on the stream that packed geom (see plan_batches)
+            CR_CUDA(cudaMemcpyAsync(g.data(), circles_.geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost,
+                                    stream_.get()));
+            CR_CUDA(cudaStreamSynchronize(stream_.get()));
+        }
         const float iw = 1.f / width_, ih = 1.f / height_;
         for (const auto& q : g) for_each_listed_tile(q.x, q.y, q.z, grid_, iw, ih, [&](int t) { ++loads[t]; });
     }
@@ -529,7 +538,8 @@ private:
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;
-    int width_ = 0, height_ = 0, frame_ = 0, persistent_blocks_ = 0;
+    int width_ = 0, height_ = 0, frame_ = 0;
+    int persistent_blocks_[2] = {0, 0};  ///< the persistent kernel's grid: without culling, with the plan's
     TileGrid grid_{};
     TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles
     BinPlan plan_{};
@@ -576,6 +586,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     if (key == "rowcull" && parse_choice(value, o.row_cull)) return;
     if (key == "strips" && parse_choice(value, o.strips)) return;
     if (key == "count" && parse_choice(value, o.counting)) return;
+    if (key == "order" && parse_choice(value, o.order)) return;
     if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
         return void(o.speculation = value == "on" ? Speculation::Slack
                                     : value == "off" ? Speculation::Off : Speculation::Tight);
@@ -593,7 +604,7 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
     else
         throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
                                     "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off, count=auto|on|off, chunks=1..32)");
+                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off, count=auto|on|off, order=auto|on|off, chunks=1..32)");
 }
 
 }  // namespace

@@ -119,6 +119,11 @@ struct CudaOptions {
     /// SM with 4096 tiles); more shorten the tail of uneven chunks, fewer
     /// keep the chunks x tiles matrix small (CR_CUDA_OPTIONS chunks=1..32).
     int count_chunks_per_sm = 3;
+    /// The persistent kernel's tile order: heaviest tiles first (stage
+    /// bin.order, from the binned lists' lengths), or Off: row-major tile
+    /// order with no bin.order stage. Auto and On: heaviest first.
+    /// CR_CUDA_OPTIONS order=auto|on|off.
+    Choice order = Choice::Auto;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's

@@ -195,9 +195,10 @@ TileLists BinBuffers::split(const TileGrid& tiles, const TileLists& bins, uint64
 
 void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
     counter.reserve("tile_counter", 1, tally);
+    ids.reserve("bin.tile_order", tiles, tally);
+    if (tiles <= kOrderBlockTiles) return;  // one block sorts them in shared memory (launch_tile_order)
     loads.reserve("bin.tile_loads", tiles, tally);
     loads_alt.reserve("bin.tile_loads_alt", tiles, tally);
-    ids.reserve("bin.tile_order", tiles, tally);
     ids_alt.reserve("bin.tile_order_alt", tiles, tally);
     size_t bytes = 0;
     cub::DoubleBuffer<unsigned int> k(loads.get(), loads_alt.get());
@@ -213,6 +214,9 @@ const int* TileOrderBuffers::heavy_first(const TileLists& lists, const TileGrid&
         launch_tile_order(lists, g, ids.get(), stream);
         return ids.get();
     }
+    if (tiles > static_cast<int>(loads.size()))
+        throw std::invalid_argument("bin.order: the device sort's buffers were reserved for a grid of at most " +
+                                    std::to_string(kOrderBlockTiles) + " tiles");
     launch_tile_loads(lists, g, loads.get(), ids.get(), stream);
     cub::DoubleBuffer<unsigned int> k(loads.get(), loads_alt.get());
     cub::DoubleBuffer<int> v(ids.get(), ids_alt.get());

@@ -141,7 +141,9 @@ struct TileOrderBuffers {
     DeviceBuffer<int> ids, ids_alt;
     DeviceBuffer<unsigned char> temp;
 
-    /// Sizes everything for `tiles` tiles (at setup).
+    /// Sizes the buffers for `tiles` tiles (at setup): the counter and ids;
+    /// the device sort's loads, second buffers and scratch only above
+    /// kOrderBlockTiles tiles.
     void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
 
     /// Stage "bin.order": the tile ids of `g` (tile_count of them, reserved

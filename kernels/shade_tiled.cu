@@ -155,8 +155,19 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
     }
 }
 
+/// Blocks a multiprocessor must hold, __launch_bounds__'s second value (0:
+/// the compiler's choice). The flat persistent kernel of the default shape
+/// gets 1, which lets the compiler spend 88 registers a thread where it
+/// would choose 80: 11 blocks an SM instead of 12, but a faster loop
+/// (rand1M's shading 0.425 -> 0.415 ms on the H200; docs/PERFORMANCE.md,
+/// step 28). Every other kernel keeps the compiler's choice.
+template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
+constexpr int shade_min_blocks() {
+    return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && VARIANT == 0 ? 1 : 0;
+}
+
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
-__global__ void __launch_bounds__(TILE * TILE / ROWS)
+__global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, ROWS, SNOW, PERSISTENT, VARIANT>()))
     shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, bool from_background,
                        unsigned int* tile_counter, const int* order) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
@@ -225,18 +236,32 @@ void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4*
     }
 }
 
-template <int TILE, int R>
-int occupancy_blocks(ShadeMode shade) {
-    constexpr int kThreads = TILE * TILE / R;
+/// Blocks of `kernel`, launched with `threads` threads, that fit on the GPU at once.
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads) {
     int per_sm = 0;
-    if (shade == ShadeMode::Snow)
-        CR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shade_tiles_kernel<TILE, R, true, true>, kThreads, 0));
-    else
-        CR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shade_tiles_kernel<TILE, R, false, true>, kThreads, 0));
+    CR_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
     int dev = 0, sms = 0;
     CR_CUDA(cudaGetDevice(&dev));
     CR_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     return std::max(1, per_sm) * sms;
+}
+
+/// resident_blocks of the persistent kernel launch_variant launches for
+/// `cull` (strip masks win over row culling, as there; 16x16, 4 rows only).
+template <int TILE, int R, bool SNOW>
+int occupancy_blocks(int cull) {
+    constexpr int kThreads = TILE * TILE / R;
+    if constexpr (TILE == 16 && R == 4) {
+        if (cull & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask>, kThreads);
+        if (cull & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull>, kThreads);
+    }
+    return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
+}
+
+template <int TILE, int R>
+int occupancy_blocks(ShadeMode shade, int cull) {
+    return shade == ShadeMode::Snow ? occupancy_blocks<TILE, R, true>(cull) : occupancy_blocks<TILE, R, false>(cull);
 }
 
 template <int TILE, int R>
@@ -252,9 +277,9 @@ void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* im
 
 // Supported shapes: 16x16 tiles with 4 or 8 rows per thread (64 or 32
 // threads a block), 8x8 tiles with 2 rows (32 threads).
-int persistent_block_count(int tile, int rows, ShadeMode shade) {
-    if (tile == 8) return occupancy_blocks<8, 2>(shade);
-    return rows == 8 ? occupancy_blocks<16, 8>(shade) : occupancy_blocks<16, 4>(shade);
+int persistent_block_count(int tile, int rows, ShadeMode shade, int cull) {
+    if (tile == 8) return occupancy_blocks<8, 2>(shade, cull);
+    return rows == 8 ? occupancy_blocks<16, 8>(shade, cull) : occupancy_blocks<16, 4>(shade, cull);
 }
 
 void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,

@@ -259,8 +259,11 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
-/// (occupancy x multiprocessor count).
-int persistent_block_count(int tile, int rows, ShadeMode shade);
+/// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
+/// launches with culling bits `cull` (kShadeStripMask, kShadeRowCull or 0;
+/// they act on 16x16 tiles with 4 rows only): the kernels differ in
+/// registers, so in how many blocks an SM holds.
+int persistent_block_count(int tile, int rows, ShadeMode shade, int cull = 0);
 
 /// shade_ftb.cu: the front-to-back kernel with early termination on 16x16
 /// tiles (other tile sizes throw std::invalid_argument). A frame binned in

@@ -125,8 +125,10 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
     DeviceBuffer<unsigned int> d_start, d_end;
     d_start.reserve("test.start", start.size(), &tally);
     d_end.reserve("test.end", end.size(), &tally);
-    CR_CUDA(cudaMemcpy(d_start.get(), start.data(), start.size() * 4, cudaMemcpyHostToDevice));
-    CR_CUDA(cudaMemcpy(d_end.get(), end.data(), end.size() * 4, cudaMemcpyHostToDevice));
+    // on the sorting stream: a plain cudaMemcpy from pageable memory may still be copying when it returns,
+    // and the non-blocking stream would not wait for it
+    CR_CUDA(cudaMemcpyAsync(d_start.get(), start.data(), start.size() * 4, cudaMemcpyHostToDevice, stream.get()));
+    CR_CUDA(cudaMemcpyAsync(d_end.get(), end.data(), end.size() * 4, cudaMemcpyHostToDevice, stream.get()));
     TileOrderBuffers order;
     order.reserve(g.tile_count(), &tally, stream.get());
     TileLists lists{nullptr, d_start.get(), d_end.get(), 0};

@@ -421,6 +421,28 @@ TEST(GpuStripMasks, SnowIsTheSameFloatsWithAndWithout) {
         }
 }
 
+TEST(GpuPersistent, TileOrderOnlySchedules) {
+    REQUIRE_GPU();
+    // order=off hands tiles out in row-major order with no bin.order stage;
+    // the tile order only schedules work, so the floats are the same. Strip
+    // masks (micro2M) and the flat kernel (rand100k) launch kernels of
+    // different registers, each with its own grid (persistent_block_count).
+    for (const char* scene : {"rand100k", "micro2M"}) {
+        auto heavy = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0"));
+        auto plain = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0,order=off"));
+        const Image a = render_last(*heavy, make_scene(scene, 2), 257, 129, 2);
+        const Image b = render_last(*plain, make_scene(scene, 2), 257, 129, 2);
+        EXPECT_EQ(differing_floats(a, b), 0) << scene;
+        EXPECT_EQ(differing_floats(a, reference(scene, 2, 257, 129, 2)), 0) << scene;
+        std::map<std::string, int> seen[2];
+        for (const StageTime& st : heavy->timings()) ++seen[0][st.name];
+        for (const StageTime& st : plain->timings()) ++seen[1][st.name];
+        EXPECT_EQ(seen[0]["bin.order"], 1) << scene;
+        EXPECT_EQ(seen[1]["bin.order"], 0) << scene;
+    }
+    EXPECT_THROW(parse_cuda_options("order=heavy"), std::invalid_argument);
+}
+
 TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     REQUIRE_GPU();
     // The counting sort forced on (direct=0 so tiny scenes are binned):
