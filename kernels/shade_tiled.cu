@@ -158,8 +158,8 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 /// Blocks a multiprocessor must hold, __launch_bounds__'s second value (0:
 /// the compiler's choice). The flat persistent kernel of the default shape
 /// gets 1, which lets the compiler spend 88 registers a thread where it
-/// would choose 80: 11 blocks an SM instead of 12, but a faster loop
-/// (rand1M's shading 0.425 -> 0.415 ms on the H200; docs/PERFORMANCE.md,
+/// would choose 80: 10 blocks an SM instead of 12, but a faster loop
+/// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
 /// step 28). Every other kernel keeps the compiler's choice.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {

@@ -115,7 +115,8 @@ void launch_bin_ranges(const unsigned int* sorted_keys, unsigned long long pairs
 
 /// Binning by a stable counting sort (kernels/bin_count.cu; bins of one
 /// tile, or of 2x2 or 4x4 tiles before bin.split): threads a block of
-/// bin.count and bin.place, and the most tiles (bins) it takes on any GPU
+/// bin.place (bin.count's blocks have twice as many, bin_count.cu's
+/// kCountBlock), and the most tiles (bins) it takes on any GPU
 /// (bin.place holds 12 bytes a tile in shared memory;
 /// count_tile_limit gives the current device's limit, lower where a block
 /// may opt into less shared memory: ~4000 tiles on sm_75, ~7000 on sm_86
