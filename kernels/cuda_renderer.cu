@@ -145,9 +145,8 @@ public:
                                    plan_.split ? plan_.coarse : 1, &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
-            const int cull = (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0);
             persistent_blocks_[0] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, 0);
-            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, cull);
+            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, plan_cull());
         }
         host_image_ = Image();
         timeline_.reset();
@@ -291,12 +290,11 @@ private:
         else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
-    /// The shading's culling for small circles (kShadeRowCull or
-    /// kShadeStripMask), only with binned lists.
-    int cull_bits(const TileLists& lists) const {
-        if (!lists.list) return 0;
-        return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0);
-    }
+    /// The plan's culling for small circles (kShadeRowCull or kShadeStripMask).
+    int plan_cull() const { return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0); }
+
+    /// The shading's culling: the plan's, only with binned lists.
+    int cull_bits(const TileLists& lists) const { return lists.list ? plan_cull() : 0; }
 
     /// `first`/`last`: ftb's launches of a frame (batches go last first); the
     /// other kernels ignore them.
@@ -517,11 +515,8 @@ private:
     /// tiles binning would have listed, counted on the host from geom.
     void count_direct_loads(std::vector<int>& loads) {
         std::vector<float4> g(static_cast<size_t>(circles_.count));
-        if (!g.empty()) {  // on the stream that packed geom (see plan_batches)
-            CR_CUDA(cudaMemcpyAsync(g.data(), circles_.geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost,
-                                    stream_.get()));
-            CR_CUDA(cudaStreamSynchronize(stream_.get()));
-        }
+        if (!g.empty())  // tile_loads() has waited for the stream that packed geom
+            CR_CUDA(cudaMemcpy(g.data(), circles_.geom.get(), g.size() * sizeof(float4), cudaMemcpyDeviceToHost));
         const float iw = 1.f / width_, ih = 1.f / height_;
         for (const auto& q : g) for_each_listed_tile(q.x, q.y, q.z, grid_, iw, ih, [&](int t) { ++loads[t]; });
     }
