@@ -188,7 +188,7 @@ void Session::run_check() {
     }
     try {
         const int frames = renderer_->frame();
-        auto ref = make_renderer("cpuref");
+        auto ref = make_live_reference(renderer_name_);
         render_last_frame(*ref, scene_, width_, height_, frames);
         CheckResult c;
         c.valid = true;

@@ -1,9 +1,11 @@
 #include "render/frame_loop.h"
 
 #include "render/core/numbers.h"
+#include "render/image_io.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -138,6 +140,23 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
         if (f == range.start && before_counted) before_counted();
         accumulate(sum, method == TimingMethod::Course ? render_next_frame_course(r) : render_next_frame(r));
         if (on_frame) on_frame(f);
+    }
+    return mean_of(sum);
+}
+
+FrameTimes run_course_process(Renderer& r, const Scene& scene, int width, int height, FrameRange range,
+                              const std::string& ppm_prefix) {
+    r.cold_start();
+    r.setup(scene, width, height);
+    FrameTimes sum;
+    for (int f = 0; f < range.end; ++f) {
+        const std::vector<StageTime> t = render_next_frame_course(r);
+        if (f < range.start) continue;
+        accumulate(sum, t);
+        if (ppm_prefix.empty()) continue;
+        char name[32];
+        std::snprintf(name, sizeof name, "_%04d.ppm", f);
+        write_image(r.image(), ppm_prefix + name, ImageFormat::Ppm);
     }
     return mean_of(sum);
 }

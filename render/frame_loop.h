@@ -73,6 +73,17 @@ std::string timing_method_text(TimingMethod m, const Renderer& r);
 FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(int frame)>& on_frame = {},
                       TimingMethod method = TimingMethod::Events, const std::function<void()>& before_counted = {});
 
+/// One timing run the course's way (COURSE_INTERFACE.md, "The course's
+/// grading"): as a fresh process of the course's binary with `-b START:END
+/// -f PREFIX` runs it. r.cold_start(), setup(scene, width, height), then
+/// frames 0..end-1 with no warm-up: clear, advance and render, each followed
+/// by a sync and timed with the host clock; after each counted frame the
+/// image is read back and written to PREFIX_%04d.ppm, outside the timed part
+/// (`ppm_prefix` "" writes nothing). Returns the means over the counted
+/// frames, in ms (Total = Clear + Advance + Render).
+FrameTimes run_course_process(Renderer& r, const Scene& scene, int width, int height, FrameRange range,
+                              const std::string& ppm_prefix);
+
 /// The outcome of rerender_compare.
 struct RepeatCheck {
     int runs = 1;                         ///< renders compared, the first included

@@ -123,6 +123,15 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in, const Render
 #endif
 }
 
+std::unique_ptr<Renderer> make_live_reference(const std::string& checked) {
+    return make_renderer(checked == "cpu" ? "cpuref" : "cpu");
+}
+
+std::string live_reference_label(const std::string& checked) {
+    if (checked == "cpu") return "cpuref";
+    return "cpuref (drawn by the multi-core 'cpu' renderer, bit-identical to it)";
+}
+
 long long count_blends(const Scene& s, int w, int h) {
     long long n = 0;
     const float inv_w = 1.f / static_cast<float>(w), inv_h = 1.f / static_cast<float>(h);

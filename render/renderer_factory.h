@@ -68,6 +68,18 @@ struct RendererContext {
 /// "student" what cr::student::build_student throws (NvccMissing, BuildError).
 std::unique_ptr<Renderer> make_renderer(const std::string& name, const RendererContext& ctx = {});
 
+/// The renderer that draws the live reference of --check, `render bench`,
+/// `render grade` and the GUI's check: `cpu`, the multi-core renderer, which
+/// tests/test_cpu_parallel.cpp proves bit-identical to the sequential
+/// `cpuref` (the ground truth) on every scene, and which is 10-35 times
+/// faster on 16 cores. For `checked` == "cpu" itself it is `cpuref`, so a
+/// renderer is never checked against itself.
+std::unique_ptr<Renderer> make_live_reference(const std::string& checked = "");
+
+/// How reports name the live reference: "cpuref (drawn by the multi-core
+/// 'cpu' renderer, bit-identical to it)", or "cpuref" when it is cpuref.
+std::string live_reference_label(const std::string& checked = "");
+
 /// Exact sum over circles of the pixels each covers (the blends a frame
 /// does), counted on the CPU for the scene as it is now.
 long long count_blends(const Scene& scene, int width, int height);

@@ -60,4 +60,11 @@ bool is_particle_path(const std::string& path);
 /// Throws std::runtime_error (cr::FileError) when the file cannot be written.
 void save_scene_file(const Scene& scene, const std::string& path);
 
+/// Writes `scene`'s circles in the course's particle format (a count, then
+/// x y z vx vy vz radius per line, %.9g: read back with strtof, every value
+/// is the same float; colors are not part of the format). For `render
+/// grade`, which hands the course's render_ref the flakes the student's
+/// renderer drew. Throws like save_scene_file.
+void save_particle_file(const Scene& scene, const std::string& path);
+
 }  // namespace cr

@@ -285,4 +285,15 @@ void save_scene_file(const Scene& s, const std::string& path) {
     write_text_file(path, text);  // temporary name, then rename (render/image.h)
 }
 
+void save_particle_file(const Scene& s, const std::string& path) {
+    std::string text = std::to_string(s.count()) + "\n";
+    char line[160];
+    for (size_t i = 0; i < s.count(); ++i) {
+        std::snprintf(line, sizeof line, "%.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.x[i], s.y[i], s.z[i], s.vx[i],
+                      s.vy[i], s.vz[i], s.radius[i]);
+        text += line;
+    }
+    write_text_file(path, text);
+}
+
 }  // namespace cr

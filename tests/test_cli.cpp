@@ -625,7 +625,28 @@ TEST_F(Cli, StudentBuildOnlySaysWhereTheBuildIs) {
     const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/correct' --build-only");
     EXPECT_EQ(r.code, 0) << r.out << r.err;
     EXPECT_CONTAINS(r.out, "libstudent.so");
-    EXPECT_CONTAINS(r.out, "your files: cudaRenderer.cu cudaRenderer.h");
+    EXPECT_CONTAINS(r.out, "  layout:   course layout C (October 2025 on): seeds, 14 scenes (your cudaRenderer.h: "
+                           "loadScene(SceneName, int seed) (no circleRenderer.h in the folder))\n");
+    EXPECT_CONTAINS(r.out, "  sources:  no Makefile: every source of yours, with the project's framework files\n"
+                           "  compiled from your folder: cudaRenderer.cu\n"
+                           "  your headers and device helpers, as you wrote them: cudaRenderer.h\n");
+}
+
+TEST_F(Cli, StudentBuildOnlyOfALayoutAFolderSaysWhatCameFromWhere) {
+    REQUIRE_NVCC();
+    const CmdResult r = render_env(student_cache_env(), "--student '" + fixture_root() + "/layout_a' --build-only");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "  layout:   course layout A (about 2019-2022): no seeds, 12 scenes (your circleRenderer.h: 12 "
+                           "scenes, loadScene(SceneName))\n  sources:  as your Makefile builds them (goal 'default')\n"
+                           "  compiled from your folder: cudaRenderer.cu\n");
+    EXPECT_CONTAINS(r.out, "    benchmark.cpp        the course's benchmark (an older year's name): the harness times "
+                           "your calls the course's way\n");
+    EXPECT_CONTAINS(r.out, "exclusiveScan.cu_inl image.h");
+    EXPECT_CONTAINS(r.out, "  note: the Makefile's --gpu-architecture=compute_35 is not used: the harness builds for "
+                           "this machine's GPU\n");
+    const std::string yours = r.out.substr(r.out.find("your headers"), r.out.find('\n', r.out.find("your headers")) -
+                                                                            r.out.find("your headers"));
+    EXPECT_EQ(yours.find("benchmark"), std::string::npos) << "a framework file listed as the student's: " << yours;
 }
 
 TEST_F(Cli, StudentCompileErrorNamesTheStudentsFile) {

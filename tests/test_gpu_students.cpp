@@ -63,6 +63,26 @@ TEST(GpuStudent, CorrectFixtureAnimatesAndHandlesOddSizes) {
     expect_matches_cpuref(*r, make_scene("rgb", 0), 1, 1, 1);
 }
 
+// The course-layout fixtures (tests/students/layout_*): layout A's renderer,
+// whose enum stops at LITTLE_BIG and whose loadScene has no seed, still draws
+// rand1M and micro2M and the seed the harness asks for; layout A's Image has
+// members before `width`; B is CRLF with a case-mismatched include; C has a
+// reformatted framework, the Makefile's define and no SCAN_BLOCK_DIM.
+TEST(GpuStudent, EveryCourseLayoutMatchesCpurefOnEveryScene) {
+    REQUIRE_GPU();
+    for (const char* name : {"layout_a", "layout_b", "layout_c"}) {
+        SCOPED_TRACE(name);
+        auto r = fixture_renderer(name);
+        for (const char* scene : {"rgb", "rgby", "rand10k", "rand100k", "rand1M", "biglittle", "littlebig", "pattern",
+                                  "micro2M", "bouncingballs", "fireworks", "hypnosis", "snow", "snowsingle"})
+            expect_matches_cpuref(*r, make_scene(scene, 0), 256, 256, 1);
+        expect_matches_cpuref(*r, make_scene("rand10k", 7), 257, 129, 1);
+        expect_matches_cpuref(*r, make_scene("rand100k", 4242), 256, 256, 1);
+        expect_matches_cpuref(*r, make_scene("fireworks", 0), 128, 128, 45);
+        expect_matches_cpuref(*r, make_scene("snow", 0), 128, 128, 160);
+    }
+}
+
 TEST(GpuStudent, VariantsThatMustRenderCorrectly) {
     REQUIRE_GPU();
     for (const char* name : {"define_uint", "no_scan_block_dim"}) {

@@ -1,9 +1,20 @@
 // The course's score formula (hand-computed cases), reading the course
-// program's Total line, and the pixel story of a failed check.
+// program's Total line, the grade's scenes and snow.par, the course's timing
+// run of a fresh process, and the pixel story of a failed check.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "render/compare.h"
+#include "render/frame_loop.h"
+#include "render/grade_checks.h"
 #include "render/grading.h"
+#include "render/image_io.h"
 #include "render/pixel_story.h"
+#include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
 namespace cr {
@@ -27,6 +38,82 @@ TEST(Grading, CourseTotalLine) {
     EXPECT_EQ(parse_course_total_ms("Clear:    0.1000 ms\nTotal:    1.2345 ms\n"), 1.2345);
     EXPECT_EQ(parse_course_total_ms("Total: 3.5 ms\nmore\nTotal:   2.25 ms\n"), 2.25);  // the last one
     EXPECT_FALSE(parse_course_total_ms("Render: 1 ms\n").has_value());
+}
+
+namespace fs = std::filesystem;
+
+/// A fresh folder under the system's temporary folder, removed at the end.
+struct TempDir {
+    TempDir() {
+        std::string t = (fs::temp_directory_path() / "cr-grading-XXXXXX").string();
+        path = mkdtemp(t.data());
+    }
+    ~TempDir() { fs::remove_all(path); }
+    fs::path path;
+};
+
+TEST(GradeScenes, WithoutASnowParBothSidesDrawTheStandInWrittenForTheReference) {
+    TempDir folder, scratch;
+    student::CourseFolder f;
+    f.dir = folder.path.string();
+    const GradeScenes scenes(f, scratch.path);
+    const Scene drawn = scenes.make("snowsingle", 0);
+    const Scene stand_in = make_scene("snowsingle", 0);
+    ASSERT_EQ(drawn.count(), stand_in.count());
+    const Scene read_back = load_particle_file((scratch.path / "snow.par").string());
+    ASSERT_EQ(read_back.count(), stand_in.count());
+    for (size_t i = 0; i < stand_in.count(); ++i) {  // %.9g and strtof give back every float exactly
+        ASSERT_EQ(read_back.x[i], stand_in.x[i]) << i;
+        ASSERT_EQ(read_back.y[i], stand_in.y[i]) << i;
+        ASSERT_EQ(read_back.z[i], stand_in.z[i]) << i;
+        ASSERT_EQ(read_back.radius[i], stand_in.radius[i]) << i;
+    }
+    EXPECT_EQ(scenes.particle_note().rfind("snowsingle: neither your folder nor the working folder has a snow.par", 0), 0u)
+        << scenes.particle_note();
+    EXPECT_EQ(scenes.make("rand10k", 7).x, make_scene("rand10k", 7).x);
+}
+
+TEST(GradeScenes, TheStudentsSnowParIsWhatBothSidesRead) {
+    TempDir folder, scratch;
+    std::ofstream(folder.path / "snow.par") << "3\n.1 .2 .3 0 0 0 .05\n.4 .5 .6 0 0 0 .06\n.7 .8 .9 0 0 0 .07\n";
+    student::CourseFolder f;
+    f.dir = folder.path.string();
+    f.snow_par = (folder.path / "snow.par").string();
+    const GradeScenes scenes(f, scratch.path);
+    const Scene s = scenes.make("snowsingle", 0);
+    ASSERT_EQ(s.count(), 3u);
+    EXPECT_EQ(s.radius[2], .07f);
+    EXPECT_EQ(fs::read_symlink(scratch.path / "snow.par"), f.snow_par);
+    EXPECT_EQ(scenes.particle_note(),
+              "snowsingle: your renderer and the reference both read your folder's snow.par (3 flakes)");
+}
+
+TEST(CourseProcess, FramesZeroToFourWithThePpmFilesBetween) {
+    TempDir out;
+    auto cpu = make_renderer("cpu");
+    const Scene s = make_scene("rand10k", 0);
+    const FrameTimes t = run_course_process(*cpu, s, 64, 48, FrameRange{0, 4}, (out.path / "output").string());
+    EXPECT_EQ(t.counted, 4);
+    EXPECT_GT(t.render_ms, 0.0);
+    EXPECT_DOUBLE_EQ(t.total_ms, t.clear_ms + t.advance_ms + t.render_ms);
+    for (int f = 0; f < 4; ++f) {
+        char name[32];
+        std::snprintf(name, sizeof name, "output_%04d.ppm", f);
+        ASSERT_TRUE(fs::exists(out.path / name)) << name;
+        EXPECT_EQ(fs::file_size(out.path / name), 13u + 64 * 48 * 3) << name;  // "P6\n64 48\n255\n" + pixels
+    }
+    EXPECT_FALSE(fs::exists(out.path / "output_0004.ppm"));
+    auto cpuref = make_renderer("cpuref");  // no warm-up changed the frames: frame 3 is the 4th frame's image
+    const Image last = render_last_frame(*cpuref, s, 64, 48, 4);
+    EXPECT_TRUE(compare_images(cpu->image(), last).pass);
+}
+
+TEST(LiveReference, IsTheMultiCoreRendererExceptForItself) {
+    EXPECT_EQ(make_live_reference()->name(), "cpu");
+    EXPECT_EQ(make_live_reference("tiled")->name(), "cpu");
+    EXPECT_EQ(make_live_reference("cpu")->name(), "cpuref");
+    EXPECT_EQ(live_reference_label("student"), "cpuref (drawn by the multi-core 'cpu' renderer, bit-identical to it)");
+    EXPECT_EQ(live_reference_label("cpu"), "cpuref");
 }
 
 TEST(PixelStory, RgbCenterBlendsRedGreenBlueInOrder) {

@@ -173,8 +173,8 @@ BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string
         reference = img;
         have_reference = true;
     } else if (!have_reference) {
-        std::fprintf(stderr, "      rendering cpuref for the check ...\n");
-        const std::unique_ptr<Renderer> cpuref = make_renderer("cpuref");
+        std::fprintf(stderr, "      rendering %s for the check ...\n", live_reference_label().c_str());
+        const std::unique_ptr<Renderer> cpuref = make_live_reference();
         reference = render_last_frame(*cpuref, scene, args.width, args.height, args.frames.end);
         have_reference = true;
     }

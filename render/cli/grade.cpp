@@ -1,45 +1,83 @@
 // `render grade`: the course's grading of a student's renderer
-// (COURSE_INTERFACE.md, "The course's grading"): the 8 scored scenes at
-// 1024x1024, each checked at frame 0 with a random seed under the course's
-// rule (0.1, at most 5 pixels) and rendered three times (a race fails it),
-// timed as the minimum Total of 3 runs of frames 0:4 the course's way, and
-// scored with the course's formula (render/grading.h) against T_ref. The
-// other 6 scenes and two odd sizes are checked too, reported apart.
+// (COURSE_INTERFACE.md, "The course's grading"), on the course's terms.
+//  1. Correctness: the 8 scored scenes at 1024x1024, frame 0 with a random
+//     seed, under the course's rule (0.1, at most 5 pixels), plus the other
+//     6 scenes and two odd sizes (reported apart). The live references are
+//     drawn by the multi-core `cpu` renderer (bit-identical to cpuref) on a
+//     background thread, ahead of the student's renders on the GPU.
+//  2. Timing, alone on the GPU: each scene 3 times as a fresh process of the
+//     course's binary runs it (frame_loop.h, run_course_process: load, setup,
+//     frames 0:4 with no warm-up, PPM files written between frames), the
+//     minimum Total; T_ref from the course's render_ref run as checker.py
+//     runs it, in a folder holding the same snow.par the student's renderer
+//     drew. A reference that cannot time a scene is said, with its cause.
+//  3. The course's score formula (render/grading.h), a table, notes, JSON.
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <random>
 
 #include "render/cli/commands.h"
-#include "render/compare.h"
+#include "render/grade_checks.h"
 #include "render/core/output_file.h"
 #include "render/grading.h"
 #include "render/options.h"
-#include "render/scene_source.h"
+#include "render/student/course_folder.h"
 #include "render/student/process.h"
 #include "render/student/student_renderer.h"
+
+namespace fs = std::filesystem;
 
 namespace cr {
 
 namespace {
 
-/// One scene's grade.
+constexpr int kTimingRuns = 3;
+const FrameRange kCourseFrames{0, 4};
+
+/// One scored scene's grade.
 struct SceneGrade {
     std::string scene;
     uint32_t seed = 0;
-    bool correct = false;
-    std::string why;        ///< what made it incorrect
-    double t_ms = -1, t_ref_ms = -1;
-    int score = 0;
+    GradeCheck check;
+    std::optional<double> t_ms, t_ref_ms;
+    std::string t_error;    ///< why the student's run gave no time
+    std::string ref_note;   ///< where T_ref came from when not the chosen reference, and why
+    bool beyond_year = false;  ///< not a scene of the folder's course year
+    std::optional<int> score;
 };
 
-/// Where T_ref came from.
+/// Where T_ref comes from.
 struct Reference {
-    std::string exe;    ///< the course's render_ref ("" = our tiled kernel)
+    std::string exe;    ///< the course's render_ref ("" = this project's tiled kernel)
     std::string label;  ///< printed above the table
+};
+
+/// The grade's scratch folder (removed at the end): the reference's working
+/// folder, holding the snow.par both sides use and logs/ for the PPM files.
+class Scratch {
+public:
+    Scratch() {
+        std::string tmpl = (fs::temp_directory_path() / "circle-renderer-grade-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("render grade: cannot make a scratch folder in " + tmpl);
+        path_ = tmpl;
+        fs::create_directories(path_ / "logs");
+    }
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
 };
 
 /// Seeds in [0, 100000] as the course draws them: from --seed S when given
@@ -52,105 +90,113 @@ std::vector<uint32_t> grading_seeds(const std::string& seed_text, size_t n) {
     return seeds;
 }
 
-/// The course runs in the student's folder: snowsingle reads its snow.par.
-Scene grade_scene(const std::string& name, uint32_t seed, const std::string& dir) {
-    const std::string par = dir + "/snow.par";
-    const bool has_par = name == "snowsingle" && access(par.c_str(), R_OK) == 0;
-    return load_scene(SceneRequest{name, "", has_par ? par : "", seed}).scene;
+/// The last line of a program's output that is not blank ("" when none).
+std::string last_line(const std::string& output) {
+    const size_t end = output.find_last_not_of("\n\r \t");
+    if (end == std::string::npos) return "";
+    const size_t start = output.find_last_of('\n', end);
+    return output.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
 }
 
-/// The course's check of frame 0 at w x h (course rule), plus the race
-/// check (the frame rendered three times must not change). False with `why`.
-bool course_correct(Renderer& student, const Scene& s, int w, int h, std::string& why) {
-    try {
-        const Image img = render_frames(student, s, w, h, 1);
-        const std::unique_ptr<Renderer> ref = make_renderer("cpuref");
-        const CompareStats st = compare_images(img, render_last_frame(*ref, s, w, h, 1), kCourseTolerance);
-        if (!st.pass) {
-            why = st.same_size ? std::to_string(st.mismatches_course) + " pixels differ by more than 0.1"
-                               : "the image has another size";
-            return false;
-        }
-        const RepeatCheck rc = rerender_compare(student, img, 3);
-        if (rc.differing_runs) why = "the output changes between runs (a race in ordering or atomicity)";
-        return rc.differing_runs == 0;
-    } catch (const student::StudentFault& e) {
-        why = e.what();
-        return false;
-    }
-}
-
-/// The course's time: the minimum Total of 3 runs of frames 0:4, each call
-/// timed with the host clock after a cudaDeviceSynchronize. -1 on a fault.
-double course_time(Renderer& r, const Scene& s) {
-    double best = -1;
-    try {
-        for (int k = 0; k < 3; ++k) {
-            r.setup(s, 1024, 1024);
-            const double t = run_frames(r, FrameRange{0, 4}, {}, TimingMethod::Course).total_ms;
-            best = best < 0 ? t : std::min(best, t);
-        }
-    } catch (const student::StudentFault&) {
-        return -1;
-    }
-    return best;
-}
-
-/// The minimum Total of 3 runs of the course's render_ref on `scene`, run in
-/// `dir` as the course's checker runs it; nullopt when it does not run here.
-std::optional<double> reference_time(const std::string& exe, const std::string& scene, const std::string& dir) {
+/// The minimum Total of 3 runs of `exe` on `scene`, run as checker.py runs
+/// it, in `cwd`; nullopt with `error` when a run gives no time.
+std::optional<double> reference_time(const std::string& exe, const std::string& scene, const fs::path& cwd,
+                                     std::string& error) {
     std::optional<double> best;
-    for (int k = 0; k < 3; ++k) {
-        const student::CapturedRun run =
-            student::run_captured({exe, "-r", "cuda", "-b", "0:4", scene, "-s", "1024"}, 600, dir);
+    for (int k = 0; k < kTimingRuns; ++k) {
+        student::CapturedRun run;
+        try {
+            run = student::run_captured({exe, "-r", "cuda", "-b", "0:4", scene, "-s", "1024", "-f", "logs/output"}, 600,
+                                        cwd.string());
+        } catch (const student::ProcessError& e) {
+            error = e.what();
+            return std::nullopt;
+        }
         const std::optional<double> t = parse_course_total_ms(run.output);
-        if (run.timed_out || run.exit_code != 0 || !t) return std::nullopt;
+        if (run.timed_out || run.exit_code != 0 || !t) {
+            const std::string last = last_line(run.output);
+            error = fs::path(exe).filename().string() + " gave no time on " + scene + " (" +
+                    (run.timed_out ? std::string("stopped after 600 s") : run.exit_text) +
+                    (last.empty() ? "" : ": '" + last + "'") + ")";
+            return std::nullopt;
+        }
         best = best ? std::min(*best, *t) : *t;
     }
     return best;
 }
 
-/// Which reference times: --reference, else DIR/render_ref if it runs here, else ours.
-Reference choose_reference(const GradeArgs& a) {
-    std::string exe = a.reference.empty() ? a.student_dir + "/render_ref" : a.reference;
-    if (access(exe.c_str(), X_OK) == 0) {
-        try {
-            if (reference_time(exe, "rgb", a.student_dir))
-                return Reference{exe, "reference: the course's " + exe + " (min of 3 runs, as checker.py)"};
-        } catch (const student::ProcessError&) {
+/// The minimum Total of 3 course-process runs of `r` (frame_loop.h); nullopt
+/// with `error` when the renderer faulted.
+std::optional<double> course_process_time(Renderer& r, const Scene& s, const fs::path& logs, std::string& error) {
+    std::optional<double> best;
+    try {
+        for (int k = 0; k < kTimingRuns; ++k) {
+            const double t = run_course_process(r, s, 1024, 1024, kCourseFrames, (logs / (r.name() + "_output")).string()).total_ms;
+            best = best ? std::min(*best, t) : t;
         }
-        std::fprintf(stderr, "render grade: %s does not run here; using this project's tiled kernel instead\n",
-                     exe.c_str());
-    } else if (!a.reference.empty()) {
-        throw std::invalid_argument("--reference '" + a.reference + "' is not an executable file");
+    } catch (const student::StudentFault& e) {
+        error = e.what();
+        return std::nullopt;
     }
-    return Reference{"", "reference: this project's tiled kernel timed the course's way, faster than the course's: "
-                         "scores are stricter"};
+    return best;
 }
 
-SceneGrade grade_scene_of(Renderer& student, const std::string& name, uint32_t seed, const GradeArgs& a,
-                          const Reference& ref) {
-    SceneGrade g;
-    g.scene = name;
-    g.seed = seed;
-    g.correct = course_correct(student, grade_scene(name, seed, a.student_dir), 1024, 1024, g.why);
-    const Scene timed = grade_scene(name, 0, a.student_dir);  // the course times with the default seed
-    g.t_ms = course_time(student, timed);
-    if (ref.exe.empty()) {
-        const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
-        g.t_ref_ms = course_time(*tiled, timed);
-    } else {
-        g.t_ref_ms = reference_time(ref.exe, name, a.student_dir).value_or(-1);
+/// Which reference times: --reference, else the folder's render_ref or
+/// render_ref_x86 that runs here, else our tiled kernel.
+Reference choose_reference(const GradeArgs& a, const student::CourseFolder& folder, const fs::path& scratch) {
+    if (!a.reference.empty() && access(a.reference.c_str(), X_OK) != 0)
+        throw std::invalid_argument("--reference '" + a.reference + "' is not an executable file");
+    std::vector<std::string> candidates = folder.reference_binaries;
+    if (!a.reference.empty()) candidates = {a.reference};
+    for (const auto& exe : candidates) {
+        std::string why;
+        try {
+            const student::CapturedRun probe =
+                student::run_captured({exe, "-r", "cuda", "-b", "0:1", "rgb", "-s", "64"}, 120, scratch.string());
+            if (probe.exit_code == 0 && parse_course_total_ms(probe.output))
+                return Reference{exe, "reference: the course's " + exe +
+                                          " (run as checker.py runs it: -r cuda -b 0:4 SCENE -s 1024 -f logs/output, "
+                                          "min of 3)"};
+            why = probe.exit_text;
+        } catch (const student::ProcessError& e) {
+            why = e.what();
+        }
+        std::fprintf(stderr, "render grade: %s does not run here (%s)\n", exe.c_str(), why.c_str());
     }
-    g.score = g.t_ms > 0 && g.t_ref_ms > 0 ? course_scene_score(g.correct, g.t_ms, g.t_ref_ms) : 0;
-    return g;
+    return Reference{"", "reference: this project's tiled kernel timed the course's way (no course render_ref runs "
+                         "here; give one with --reference), faster than the course's: scores are stricter"};
+}
+
+/// T and T_ref of one scene, each timed alone on the GPU.
+void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
+    const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
+    g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error);
+    std::string ref_error;
+    if (!ref.exe.empty()) g.t_ref_ms = reference_time(ref.exe, g.scene, scratch, ref_error);
+    if (!g.t_ref_ms) {
+        const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
+        std::string tiled_error;
+        g.t_ref_ms = course_process_time(*tiled, timed, scratch / "logs", tiled_error);
+        if (!ref.exe.empty())
+            g.ref_note = ref_error + "; T_ref is this project's tiled kernel timed the course's way (stricter)" +
+                         (g.beyond_year ? ": " + g.scene + " is beyond your folder's course year" : "");
+    }
+    if (g.t_ms && g.t_ref_ms) g.score = course_scene_score(g.check.pass, *g.t_ms, *g.t_ref_ms);
+    else if (!g.check.pass) g.score = 0;
 }
 
 /// The course's total: the sum of the scene scores.
 int total_score(const std::vector<SceneGrade>& grades) {
     int total = 0;
-    for (const auto& g : grades) total += g.score;
+    for (const auto& g : grades) total += g.score.value_or(0);
     return total;
+}
+
+std::string cell(const std::optional<double>& t) {
+    if (!t) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", *t);
+    return buf;
 }
 
 void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& ref) {
@@ -161,34 +207,90 @@ void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& r
                 "Score", "Correct (seed)", rule);
     for (const auto& g : grades) {
         char correct[64];
-        std::snprintf(correct, sizeof correct, "%s (%u)", g.correct ? "yes" : "NO", g.seed);
-        std::printf("| %-12s | %16.4f | %13.4f | %5d | %-24s |\n", g.scene.c_str(), g.t_ref_ms, g.t_ms, g.score, correct);
+        std::snprintf(correct, sizeof correct, "%s (%u)%s", g.check.pass ? "yes" : "NO", g.seed, g.beyond_year ? " +" : "");
+        const std::string tref = cell(g.t_ref_ms) + (g.ref_note.empty() ? "" : "*");
+        const std::string score = g.score ? std::to_string(*g.score) : "-";
+        std::printf("| %-12s | %16s | %13s | %5s | %-24s |\n", g.scene.c_str(), tref.c_str(), cell(g.t_ms).c_str(),
+                    score.c_str(), correct);
     }
     const std::string score = std::to_string(total_score(grades)) + " / " + std::to_string(grades.size() * kCourseSceneMax);
     std::printf("%s| %-64s | %-15s |\n%s", rule, "Total score:", score.c_str(), rule);
-    for (const auto& g : grades)
-        if (!g.correct) std::printf("%s: incorrect: %s\n", g.scene.c_str(), g.why.c_str());
-    std::printf("Times: ms per frame, the minimum Total of 3 runs of frames 0:4 at 1024x1024, each call timed with the "
-                "host clock after cudaDeviceSynchronize (the course's method).\n");
 }
 
-/// The checks reported apart from the score: the other 6 scenes at 1024,
-/// then four scenes at 1000x600 and 257x129. Returns (what, why) of each failure.
-std::vector<std::pair<std::string, std::string>> extra_checks(Renderer& student, const GradeArgs& a,
-                                                              nlohmann::json& j) {
-    std::vector<std::pair<std::string, std::string>> failures;
-    auto check = [&](const std::string& scene, int w, int h) {
-        std::string why;
-        const std::string what = scene + " " + std::to_string(w) + "x" + std::to_string(h);
-        std::fprintf(stderr, "also checking %s ...\n", what.c_str());
-        const bool ok = course_correct(student, grade_scene(scene, 0, a.student_dir), w, h, why);
-        j["also_checked"].push_back({{"check", what}, {"pass", ok}, {"why", why}});
-        if (!ok) failures.push_back({what, why});
-    };
-    for (const char* s : {"rgby", "littlebig", "bouncingballs", "fireworks", "hypnosis", "snow"}) check(s, 1024, 1024);
-    for (const auto& [w, h] : {std::pair{1000, 600}, std::pair{257, 129}})
-        for (const char* s : {"rgb", "rand10k", "pattern", "snowsingle"}) check(s, w, h);
-    return failures;
+void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes& scenes, const student::CourseFolder& f) {
+    for (const auto& g : grades) {
+        if (!g.check.pass) std::printf("%s: incorrect: %s\n", g.scene.c_str(), g.check.why.c_str());
+        if (!g.check.warning.empty()) std::printf("%s: warning: %s\n", g.scene.c_str(), g.check.warning.c_str());
+        if (!g.t_error.empty()) std::printf("%s: no time: %s\n", g.scene.c_str(), g.t_error.c_str());
+        if (!g.ref_note.empty()) std::printf("%s: T_ref*: %s\n", g.scene.c_str(), g.ref_note.c_str());
+    }
+    bool beyond = false;
+    for (const auto& g : grades) beyond = beyond || g.beyond_year;
+    if (beyond)
+        std::printf("+ beyond your folder's course year (%s): its course grades no such scene; scored here as the "
+                    "newest course does\n", student::layout_label(f.layout).c_str());
+    std::printf("%s\n", scenes.particle_note().c_str());
+    std::printf("Correct: frame 0 at 1024x1024 under the course's rule (a color off by more than 0.1, at most 5 pixels) "
+                "against %s.\n", live_reference_label().c_str());
+    std::printf("T: ms per frame as the course measures it: each of 3 runs a fresh process (load, setup, frames 0:4 with "
+                "no warm-up, each call followed by cudaDeviceSynchronize and timed with the host clock, PPM files written "
+                "between frames outside the timed part); the minimum Total.\n");
+}
+
+nlohmann::json grade_json(const std::vector<SceneGrade>& grades) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& g : grades) {
+        nlohmann::json row = {{"scene", g.scene}, {"correct", g.check.pass}, {"seed", g.seed}};
+        row["ref_time"] = g.t_ref_ms ? nlohmann::json(*g.t_ref_ms) : nlohmann::json(nullptr);
+        row["stu_time"] = g.t_ms ? nlohmann::json(*g.t_ms) : nlohmann::json(nullptr);
+        row["score"] = g.score ? nlohmann::json(*g.score) : nlohmann::json(nullptr);
+        for (const auto& [key, text] : {std::pair{"why", g.check.why}, std::pair{"warning", g.check.warning},
+                                        std::pair{"time_error", g.t_error}, std::pair{"ref_note", g.ref_note}})
+            if (!text.empty()) row[key] = text;
+        if (g.beyond_year) row["beyond_course_year"] = true;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// Prints the extra checks' summary and failures, and adds them to `j` ("also_checked").
+void print_extra_checks(const std::vector<CheckJob>& jobs, const std::vector<GradeCheck>& checks, nlohmann::json& j) {
+    size_t passed = 0;
+    j["also_checked"] = nlohmann::json::array();
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        const std::string what = jobs[i].scene + " " + std::to_string(jobs[i].width) + "x" + std::to_string(jobs[i].height);
+        j["also_checked"].push_back({{"check", what}, {"pass", checks[i].pass}, {"why", checks[i].why}});
+        passed += checks[i].pass;
+    }
+    std::printf("Also checked, not scored: the other 6 scenes at 1024x1024 and rgb, rand10k, pattern, snowsingle at "
+                "1000x600 and 257x129: %zu of %zu pass\n", passed, jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i)
+        if (!checks[i].pass)
+            std::printf("  %s %dx%d: %s\n", jobs[i].scene.c_str(), jobs[i].width, jobs[i].height, checks[i].why.c_str());
+}
+
+/// The correctness work of every scored scene and of the extra checks.
+std::vector<SceneGrade> check_everything(Renderer& student, const GradeScenes& scenes, const std::string& seed_text,
+                                         const student::CourseFolder& f, std::vector<CheckJob>& extra_jobs,
+                                         std::vector<GradeCheck>& extra) {
+    const auto& scored = course_scored_scenes();
+    const std::vector<uint32_t> seeds = grading_seeds(seed_text, scored.size());
+    std::vector<CheckJob> jobs;
+    for (size_t i = 0; i < scored.size(); ++i) jobs.push_back({scored[i], seeds[i], 1024, 1024});
+    extra_jobs = extra_check_jobs();
+    jobs.insert(jobs.end(), extra_jobs.begin(), extra_jobs.end());
+    std::vector<GradeCheck> checks = run_grade_checks(student, jobs, scenes);
+    std::vector<SceneGrade> grades;
+    for (size_t i = 0; i < scored.size(); ++i) {
+        SceneGrade g;
+        g.scene = scored[i];
+        g.seed = seeds[i];
+        g.check = checks[i];
+        g.beyond_year = f.layout.scenes < 13 && (g.scene == "rand1M" || g.scene == "micro2M");
+        grades.push_back(g);
+    }
+    extra.assign(checks.begin() + static_cast<long>(scored.size()), checks.end());
+    return grades;
 }
 
 }  // namespace
@@ -196,28 +298,30 @@ std::vector<std::pair<std::string, std::string>> extra_checks(Renderer& student,
 int run_grade(const GradeArgs& a) {
     if (a.student_dir.empty()) throw std::invalid_argument("render grade needs --student DIR (your course's render/ folder)");
     if (!a.json_path.empty()) check_writable(a.json_path);
+    const auto t0 = std::chrono::steady_clock::now();
+    const student::CourseFolder folder = student::read_course_folder(a.student_dir);
     const std::unique_ptr<Renderer> student = make_renderer("student", student_context(a.student_dir, a.student_timeout));
-    const Reference ref = choose_reference(a);
-    const auto& scenes = course_scored_scenes();
-    const std::vector<uint32_t> seeds = grading_seeds(a.seed, scenes.size());
-    std::vector<SceneGrade> grades;
-    nlohmann::json j = {{"student", a.student_dir}, {"reference", ref.label}, {"scenes", nlohmann::json::array()}};
-    for (size_t i = 0; i < scenes.size(); ++i) {
-        std::fprintf(stderr, "[%zu/%zu] %s: checking (seed %u), timing ...\n", i + 1, scenes.size(), scenes[i].c_str(),
-                     seeds[i]);
-        grades.push_back(grade_scene_of(*student, scenes[i], seeds[i], a, ref));
-        const SceneGrade& g = grades.back();
-        j["scenes"].push_back({{"scene", g.scene}, {"seed", g.seed}, {"correct", g.correct}, {"why", g.why},
-                               {"time_ms", g.t_ms}, {"ref_time_ms", g.t_ref_ms}, {"score", g.score}});
+    const Scratch scratch;
+    const GradeScenes scenes(folder, scratch.path());
+    const Reference ref = choose_reference(a, folder, scratch.path());
+    std::fprintf(stderr, "checking: the 8 scored scenes, then 14 more checks (references drawn alongside) ...\n");
+    std::vector<CheckJob> extra_jobs;
+    std::vector<GradeCheck> extra;
+    std::vector<SceneGrade> grades = check_everything(*student, scenes, a.seed, folder, extra_jobs, extra);
+    for (size_t i = 0; i < grades.size(); ++i) {
+        std::fprintf(stderr, "[%zu/%zu] %s: timing (3 fresh runs each side) ...\n", i + 1, grades.size(),
+                     grades[i].scene.c_str());
+        time_scene(grades[i], *student, ref, scenes, scratch.path());
     }
     print_grade_table(grades, ref);
-    const auto failures = extra_checks(*student, a, j);
-    const size_t checked = j["also_checked"].size();
-    std::printf("Also checked, not scored: the other 6 scenes at 1024x1024 and rgb, rand10k, pattern, snowsingle at "
-                "1000x600 and 257x129: %zu of %zu pass\n", checked - failures.size(), checked);
-    for (const auto& [what, why] : failures) std::printf("  %s: %s\n", what.c_str(), why.c_str());
-    j["total"] = total_score(grades);
-    j["max"] = static_cast<int>(grades.size()) * kCourseSceneMax;
+    print_grade_notes(grades, scenes, folder);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    nlohmann::json j = {{"student", folder.dir}, {"layout", student::layout_label(folder.layout)},
+                        {"reference", ref.label}, {"snow_par", scenes.particle_note()}, {"scenes", grade_json(grades)},
+                        {"total", total_score(grades)}, {"max", static_cast<int>(grades.size()) * kCourseSceneMax}};
+    print_extra_checks(extra_jobs, extra, j);
+    std::printf("Graded in %.1f s of wall time.\n", wall);
+    j["wall_s"] = wall;
     if (!a.json_path.empty()) write_text_file(a.json_path, j.dump(2) + "\n");
     return kExitOk;
 }

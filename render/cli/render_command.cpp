@@ -125,7 +125,7 @@ bool check_live(Renderer& r, const Scene& scene, const RenderArgs& a, const Rend
     const bool self = r.name() == "cpuref";
     std::unique_ptr<Renderer> cpuref;
     if (!self) {
-        cpuref = make_renderer("cpuref");
+        cpuref = make_live_reference(r.name());
         render_last_frame(*cpuref, scene, p.width, p.height, p.range.end);
     }
     const Image& ref = self ? mine : cpuref->image();
@@ -134,7 +134,8 @@ bool check_live(Renderer& r, const Scene& scene, const RenderArgs& a, const Rend
         std::fprintf(out, "Check vs cpuref (live): cpuref compared with itself, identical by construction; "
                           "the stored reference image is the meaningful check\n");
     else
-        std::fprintf(out, "Check vs cpuref (live): %s\n  %s\n", st.pass ? "PASS" : "FAIL", describe(st).c_str());
+        std::fprintf(out, "Check vs %s (live): %s\n  %s\n", live_reference_label(r.name()).c_str(),
+                     st.pass ? "PASS" : "FAIL", describe(st).c_str());
     if (!self && !st.pass && st.same_size)  // which pixels, and why: the circles over the first one
         std::fputs(describe_mismatches(mine, ref, p.tolerance, st.mismatches_custom, scene_at_frame(scene, p.range.end))
                        .c_str(),

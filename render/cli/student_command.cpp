@@ -28,6 +28,39 @@ RendererContext student_context(const std::string& student_dir, const std::strin
     return ctx;
 }
 
+namespace {
+
+void print_names(const char* label, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    std::printf("  %s", label);
+    for (const auto& n : names) std::printf(" %s", n.c_str());
+    std::printf("\n");
+}
+
+/// Which of the folder's files the build took, which not, and why.
+void print_folder(const student::BuildResult& b) {
+    const student::CourseFolder& f = b.folder;
+    std::printf("  folder:   %s\n  layout:   %s (%s)\n", f.dir.c_str(), student::layout_label(f.layout).c_str(),
+                f.layout.evidence.c_str());
+    if (f.makefile_used) std::printf("  sources:  as your %s builds them (goal '%s')\n", f.makefile.c_str(), f.reading.goal.c_str());
+    else if (f.makefile.empty()) std::printf("  sources:  no Makefile: every source of yours, with the project's framework files\n");
+    else std::printf("  sources:  your %s could not be read: every source of yours, as without one\n", f.makefile.c_str());
+    print_names("compiled from your folder:", f.compiled);
+    print_names("your headers and device helpers, as you wrote them:", f.headers);
+    if (!f.replaced.empty()) std::printf("  not taken from your folder (the harness has its own):\n");
+    for (const auto& r : f.replaced) std::printf("    %-20s %s\n", r.name.c_str(), r.why.c_str());
+    print_names("in your folder but not built by your Makefile (so not by the course either):", f.not_built);
+    print_names("from this project (your folder has none):", f.from_project);
+    for (const auto& [spelling, file] : f.include_aliases)
+        std::printf("  #include \"%s\" reads your %s (Linux file names are case-sensitive: the course's make "
+                    "would stop here)\n", spelling.c_str(), file.c_str());
+    print_names("CRLF line endings, compiled as LF (the same lines):", b.crlf);
+    print_names("your Makefile's nvcc flags, passed on:", f.nvcc_flags);
+    for (const auto& n : f.notes) std::printf("  note: %s\n", n.c_str());
+}
+
+}  // namespace
+
 int run_build_only(const RenderArgs& a) {
     if (a.student_dir.empty()) throw std::invalid_argument("--build-only goes with --student DIR");
     student::BuildOptions o;
@@ -35,15 +68,9 @@ int run_build_only(const RenderArgs& a) {
     const student::BuildResult b = student::build_student(o);
     if (b.cached) std::printf("student: unchanged since the last build\n");
     else std::printf("student: built in %.1f s\n", b.seconds);
-    std::printf("  library:  %s\n  build folder (sources as compiled, build.log): %s\n  for: %s\n  your files:",
+    print_folder(b);
+    std::printf("  library:  %s\n  build folder (sources as compiled, build.log): %s\n  for: %s\n",
                 b.library.c_str(), b.build_dir.c_str(), b.arch_flags.c_str());
-    for (const auto& f : b.sources) std::printf(" %s", f.c_str());
-    std::printf("\n");
-    if (!b.ignored.empty()) {
-        std::printf("  ignored (the course's framework files come from this project):");
-        for (const auto& f : b.ignored) std::printf(" %s", f.c_str());
-        std::printf("\n");
-    }
     return kExitOk;
 }
 

@@ -104,6 +104,12 @@ public:
     virtual bool course_timing() const { return false; }
     /// True when the renderer is known not to blend in order (demo kernel).
     virtual bool is_incorrect_by_design() const { return false; }
+    /// Makes the next setup() start as a fresh process of the course's
+    /// would: the student's renderer ends its worker process, so the next
+    /// one creates its CUDA context, loads its kernels and touches its
+    /// buffers anew (the course times every run in a fresh process). No-op
+    /// for renderers that live in this process.
+    virtual void cold_start() {}
 };
 
 /// A GPU renderer was asked for where no CUDA device is usable, or the

@@ -1,4 +1,4 @@
-// What the worker tells the course functions (course_impl.cpp) about the
+// What the worker tells the course scene loader (course_impl.cpp) about the
 // harness's request: the scene to hand to loadCircleScene.
 #pragma once
 

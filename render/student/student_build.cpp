@@ -25,60 +25,32 @@ namespace {
 constexpr const char* kLibraryName = "libstudent.so";
 constexpr const char* kPreludeName = "cr_prelude.h";
 constexpr const char* kEntryName = "cr_student_entry.cu";
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool is_compiled_source(const std::string& name) {
-    for (const char* ext : {".cu", ".cpp", ".cc", ".cxx"})
-        if (ends_with(name, ext)) return true;
-    return false;
-}
-
-bool is_header(const std::string& name) {
-    for (const char* ext : {".h", ".hpp", ".hh", ".cuh", ".cu_inl", ".inl", ".inc"})
-        if (ends_with(name, ext)) return true;
-    return false;
-}
-
-std::string read_file(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+constexpr const char* kOriginals = "cr_orig";  ///< staged originals behind a harness wrapper
 
 void write_file(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
     std::ofstream f(p, std::ios::binary);
     f << text;
     if (!f) throw std::runtime_error("cannot write " + p.string());
 }
 
-/// The student's files the build uses (sorted), and their framework copies.
-void collect_student_files(const fs::path& dir, std::vector<std::string>& used, std::vector<std::string>& ignored) {
-    const auto& framework = framework_file_names();
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        if (!entry.is_regular_file()) continue;
-        const std::string name = entry.path().filename().string();
-        if (!is_student_source(name)) continue;
-        if (std::find(framework.begin(), framework.end(), name) != framework.end()) ignored.push_back(name);
-        else used.push_back(name);
-    }
-    std::sort(used.begin(), used.end());
-    std::sort(ignored.begin(), ignored.end());
-}
-
-/// One of the student's files as read once: what is hashed, scanned and
-/// staged is the same bytes.
+/// One file of the build folder: its name there and its bytes.
 struct SourceText {
     std::string name, text;
 };
 
-/// Reads the student's files `names` in `dir`.
-std::vector<SourceText> read_sources(const fs::path& dir, const std::vector<std::string>& names) {
-    std::vector<SourceText> out;
-    for (const auto& name : names) out.push_back({name, read_file(dir / name)});
+/// `text` with CRLF (and lone CR) line endings as LF: the same lines.
+std::string lf_lines(const std::string& text, bool& had_crlf) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\r') {
+            out += text[i];
+            continue;
+        }
+        had_crlf = true;
+        if (i + 1 >= text.size() || text[i + 1] != '\n') out += '\n';
+    }
     return out;
 }
 
@@ -99,6 +71,43 @@ std::string prelude_text(const std::vector<SourceText>& files) {
     std::string text = "// Written by circle-renderer's student harness: see render/student/student_build.h.\n#ifdef __CUDACC__\n";
     for (const auto& h : headers) text += "#include <" + h + ">\n";
     return text + "#endif\n";
+}
+
+/// The wrapper staged as exclusiveScan.cu_inl when the student's copy uses
+/// SCAN_BLOCK_DIM: it defines it (1024) only where the including file did
+/// not, then includes the student's file unchanged (staged in cr_orig/).
+std::string scan_wrapper(const std::string& name) {
+    return "// circle-renderer harness: your " + name + " uses SCAN_BLOCK_DIM; where the file that includes it\n"
+           "// defined none, it gets 1024 here (your file itself is included unchanged).\n"
+           "#ifndef SCAN_BLOCK_DIM\n#define SCAN_BLOCK_DIM 1024\n#define CR_HARNESS_SCAN_BLOCK_DIM\n#endif\n"
+           "#include \"" + std::string(kOriginals) + "/" + name + "\"\n"
+           "#ifdef CR_HARNESS_SCAN_BLOCK_DIM\n#undef SCAN_BLOCK_DIM\n#undef CR_HARNESS_SCAN_BLOCK_DIM\n#endif\n";
+}
+
+/// Everything the build folder holds: the student's files (as LF), the
+/// include-case copies, the project's framework files the folder lacks, the
+/// harness's entry and the prelude. `crlf` gets the student's CRLF files.
+std::vector<SourceText> staged_files(const CourseFolder& f, std::vector<std::string>& crlf) {
+    std::vector<SourceText> out;
+    for (const auto& t : f.texts) {
+        bool had = false;
+        std::string text = lf_lines(t.text, had);
+        if (had) crlf.push_back(t.name);
+        if (t.name == "exclusiveScan.cu_inl" && text.find("SCAN_BLOCK_DIM") != std::string::npos) {
+            out.push_back({std::string(kOriginals) + "/" + t.name, text});
+            text = scan_wrapper(t.name);
+        }
+        out.push_back({t.name, text});
+    }
+    for (const auto& [spelling, file] : f.include_aliases)
+        for (const auto& staged : std::vector<SourceText>(out))
+            if (staged.name == file) out.push_back({spelling, staged.text});
+    for (const auto& [name, text] : embedded_course_files())
+        if (name == kEntryName || name == "platformgl.h" ||
+            std::find(f.from_project.begin(), f.from_project.end(), name) != f.from_project.end())
+            out.push_back({name, text});
+    out.push_back({kPreludeName, prelude_text(out)});
+    return out;
 }
 
 std::string sha256_hex(const std::string& data) {
@@ -135,77 +144,61 @@ std::vector<std::string> split_flags(const std::string& flags) {
     return out;
 }
 
-/// Writes the student's files and the project's framework files into `src`.
-void stage(const std::vector<SourceText>& files, const std::string& prelude, const fs::path& src) {
-    fs::create_directories(src);
-    for (const auto& file : files) write_file(src / file.name, file.text);
-    for (const auto& [name, text] : embedded_course_files()) write_file(src / name, text);
-    write_file(src / kPreludeName, prelude);
-}
-
-std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string& arch, const std::vector<std::string>& files,
+/// The nvcc command, run in the build folder (`src`, "" for the cache key).
+std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string& arch, const CourseFolder& f,
                                       const fs::path& src) {
     std::vector<std::string> cmd = {nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
-                                    "--threads", "0", "-include", kPreludeName, "-o", kLibraryName};
-    for (const auto& f : split_flags(arch)) cmd.push_back(f);
+                                    "--threads", "0", "-I.", "-include", kPreludeName, "-o", kLibraryName};
+    if (!f.layout.seeds) cmd.push_back("-DCR_COURSE_NO_SEED");  // for the project's circleRenderer.h, when used
+    cmd.insert(cmd.end(), f.nvcc_flags.begin(), f.nvcc_flags.end());
+    for (const auto& flag : split_flags(arch)) cmd.push_back(flag);
     // Absolute paths, so the compiler's messages name files we can map back.
-    for (const auto& name : files)
-        if (is_compiled_source(name)) cmd.push_back((src / name).string());
+    for (const auto& name : f.compiled) cmd.push_back((src / name).string());
     cmd.push_back((src / kEntryName).string());
     return cmd;
 }
 
 /// The cache key: a hash of everything the build depends on (compiler and
-/// its version, flags, the course files, the student's files, the prelude).
-std::string key_of(const std::string& nvcc, const std::string& arch, const std::vector<std::string>& names,
-                   const std::vector<SourceText>& files, const std::string& prelude) {
-    std::string all = "circle-renderer student build 1\n" + nvcc + "\n" + nvcc_version(nvcc) + "\n" + arch + "\n";
-    for (const auto& part : nvcc_command("nvcc", arch, names, "")) all += part + " ";
-    for (const auto& [name, text] : embedded_course_files()) all += "\ncourse/" + name + "\n" + text;
-    for (const auto& file : files) all += "\nstudent/" + file.name + "\n" + file.text;
-    return sha256_hex(all + prelude).substr(0, 24);
+/// its version, the command, every staged file).
+std::string key_of(const std::string& nvcc, const std::string& arch, const CourseFolder& f,
+                   const std::vector<SourceText>& staged) {
+    std::string all = "circle-renderer student build 2\n" + nvcc + "\n" + nvcc_version(nvcc) + "\n";
+    for (const auto& part : nvcc_command("nvcc", arch, f, "")) all += part + " ";
+    for (const auto& file : staged) all += "\n" + file.name + "\n" + std::to_string(file.text.size()) + "\n" + file.text;
+    return sha256_hex(all).substr(0, 24);
 }
 
 /// Compiles the staged sources in `work/src`; throws BuildError on failure.
-void compile(const std::string& nvcc, const std::string& arch, const std::vector<std::string>& files,
-             const fs::path& work, const fs::path& student_dir, double timeout_s) {
+void compile(const std::string& nvcc, const std::string& arch, const CourseFolder& f, const fs::path& work,
+             double timeout_s) {
     const fs::path src = work / "src";
-    const CapturedRun run = run_captured(nvcc_command(nvcc, arch, files, src), timeout_s, src.string());
-    const std::string messages = map_compiler_paths(run.output, src.string(), student_dir.string(), files);
+    const CapturedRun run = run_captured(nvcc_command(nvcc, arch, f, src), timeout_s, src.string());
+    const std::string messages = map_compiler_paths(run.output, src.string(), f.dir, f.used(), f.include_aliases);
     write_file(work / "build.log", run.output);
     if (run.timed_out)
-        throw BuildError("the compile of " + student_dir.string() + " took longer than " +
-                             std::to_string(static_cast<int>(timeout_s)) + " s and was stopped",
+        throw BuildError("the compile of " + f.dir + " took longer than " + std::to_string(static_cast<int>(timeout_s)) +
+                             " s and was stopped",
                          messages);
-    if (run.term_signal != 0 || run.exit_code != 0 || !fs::exists(src / kLibraryName))
-        throw BuildError("your renderer in " + student_dir.string() + " did not compile (nvcc: " + run.exit_text + ")",
-                         messages);
+    if (run.term_signal != 0 || run.exit_code != 0 || !fs::exists(src / kLibraryName)) {
+        std::string headline;
+        const std::string summary = explain_build_failure(messages, f, headline);
+        throw BuildError("your renderer in " + f.dir + " did not compile: " + headline, summary + "\n" + messages);
+    }
     fs::rename(src / kLibraryName, work / kLibraryName);
+}
+
+/// What the BuildResult lists of the folder.
+void describe_folder(BuildResult& res, const CourseFolder& f) {
+    res.sources = f.used();
+    for (const auto& r : f.replaced) res.ignored.push_back(r.name);
+    std::sort(res.ignored.begin(), res.ignored.end());
+    res.folder = f;
+    res.folder.texts.clear();  // the bytes are the build's, not the result's
 }
 
 }  // namespace
 
-void check_student_folder(const std::string& dir_text) {
-    const fs::path dir(dir_text);
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw std::invalid_argument("--student '" + dir_text + "' is not a folder: point it at your course's render/ folder");
-    for (const char* must : {"cudaRenderer.cu", "cudaRenderer.h"})
-        if (!fs::is_regular_file(dir / must, ec))
-            throw std::invalid_argument("--student '" + dir_text + "' has no " + must +
-                                        ": point it at your course's render/ folder");
-}
-
-bool is_student_source(const std::string& name) { return is_compiled_source(name) || is_header(name); }
-
-const std::vector<std::string>& framework_file_names() {
-    static const std::vector<std::string> names = {
-        "circleRenderer.h", "image.h", "sceneLoader.h", "sceneLoader.cpp", "noise.h", "noise.cpp", "util.h",
-        "CycleTimer.h", "cycleTimer.h", "ppm.h", "ppm.cpp", "refRenderer.h", "refRenderer.cpp", "platformgl.h",
-        "main.cpp", "display.cpp", "benchmark.cu", "exclusiveScan.cu_inl", "circleBoxTest.cu_inl",
-        "lookupColor.cu_inl", "noiseCuda.cu_inl"};
-    return names;
-}
+bool is_student_source(const std::string& name) { return is_build_input(name); }
 
 std::string find_nvcc(const std::string& explicit_path) {
     std::string exact = explicit_path;
@@ -239,7 +232,17 @@ std::string default_arch_flags() {
 }
 
 std::string map_compiler_paths(const std::string& output, const std::string& stage_dir, const std::string& student_dir,
-                               const std::vector<std::string>& student_files) {
+                               const std::vector<std::string>& student_files,
+                               const std::vector<std::pair<std::string, std::string>>& aliases) {
+    const auto shown = [&](const std::string& staged) {
+        std::string name = staged;
+        if (name.rfind(std::string(kOriginals) + "/", 0) == 0) name = name.substr(std::string(kOriginals).size() + 1);
+        for (const auto& [spelling, file] : aliases)
+            if (name == spelling) name = file;
+        if (std::find(student_files.begin(), student_files.end(), name) != student_files.end())
+            return (fs::path(student_dir) / name).string();
+        return (name == kEntryName || name == kPreludeName ? "harness/" : "course/") + name;
+    };
     std::string out = output;
     const std::string prefix = stage_dir + "/";
     for (size_t pos = out.find(prefix); pos != std::string::npos; pos = out.find(prefix, pos)) {
@@ -247,9 +250,7 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
         while (end < out.size() && out[end] != ':' && out[end] != '(' && out[end] != '"' && out[end] != '\n' &&
                out[end] != ' ')
             ++end;
-        const std::string name = out.substr(pos + prefix.size(), end - pos - prefix.size());
-        const bool mine = std::find(student_files.begin(), student_files.end(), name) != student_files.end();
-        const std::string repl = mine ? (fs::path(student_dir) / name).string() : "course/" + name;
+        const std::string repl = shown(out.substr(pos + prefix.size(), end - pos - prefix.size()));
         out.replace(pos, end - pos, repl);
         pos += repl.size();
     }
@@ -257,18 +258,16 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
 }
 
 BuildResult build_student(const BuildOptions& o) {
-    const fs::path dir = fs::absolute(o.dir).lexically_normal();
-    check_student_folder(dir.string());
+    const CourseFolder folder = read_course_folder(o.dir);
     BuildResult res;
-    collect_student_files(dir, res.sources, res.ignored);
+    describe_folder(res, folder);
     const std::string nvcc = find_nvcc(o.nvcc);
     if (nvcc.empty())
         throw NvccMissing("no nvcc (CUDA toolkit) found on PATH, in $CUDA_HOME or /usr/local/cuda: it is needed to build your renderer");
     res.arch_flags = o.arch_flags.empty() ? default_arch_flags() : o.arch_flags;
-    const std::vector<SourceText> texts = read_sources(dir, res.sources);
-    const std::string prelude = prelude_text(texts);
+    const std::vector<SourceText> staged = staged_files(folder, res.crlf);
     const fs::path root = cache_root(o.cache_root);
-    const fs::path final_dir = root / key_of(nvcc, res.arch_flags, res.sources, texts, prelude);
+    const fs::path final_dir = root / key_of(nvcc, res.arch_flags, folder, staged);
     res.build_dir = final_dir.string();
     res.library = (final_dir / kLibraryName).string();
     if (fs::exists(res.library)) {
@@ -277,10 +276,10 @@ BuildResult build_student(const BuildOptions& o) {
     }
     const fs::path work = root / ("tmp-" + std::to_string(getpid()) + "-" + final_dir.filename().string());
     fs::remove_all(work);
-    stage(texts, prelude, work / "src");
+    for (const auto& file : staged) write_file(work / "src" / file.name, file.text);
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        compile(nvcc, res.arch_flags, res.sources, work, dir, o.timeout_s);
+        compile(nvcc, res.arch_flags, folder, work, o.timeout_s);
     } catch (...) {
         std::error_code ec;
         if (!std::getenv("CR_KEEP_FAILED_BUILD")) fs::remove_all(work, ec);

@@ -1,18 +1,33 @@
 // Building a student's course-format renderer into a shared library.
 //
-// From the student's folder it takes cudaRenderer.cu, cudaRenderer.h and
-// every other source file that is not a course framework file; the framework
-// files come from the project (render/student/course/, embedded in the
-// binary), so the student's copies are ignored. Everything is staged into a
-// build folder of the cache and compiled there with nvcc (-O3, C++17, thrust
-// and CUB available) into libstudent.so. The cache key is a SHA-256 of the
-// inputs' names and contents, the flags and the toolkit's version, so a
-// second run with nothing changed starts at once.
+// The folder is read the way the course grades it (course_folder.h): its
+// Makefile decides which sources exist; the student's own headers and device
+// helpers (exclusiveScan.cu_inl, image.h, cudaRenderer.h, circleRenderer.h,
+// ...) are compiled as they wrote them; only the host programs the harness
+// replaces (main loop, window, benchmark, CPU reference, scene loader, PPM
+// writer, CPU noise) are not taken, and framework headers the folder lacks
+// come from the project (render/student/course/, embedded in the binary). A
+// folder without a Makefile keeps the older rule: its non-framework files
+// with the project's framework files.
+//
+// Everything is staged into a build folder of the cache, with three
+// compatibility steps that keep the student's lines as they are: CRLF line
+// endings become LF, an #include whose case differs from the file on disk
+// gets a copy under the included name, and an exclusiveScan.cu_inl that uses
+// SCAN_BLOCK_DIM is given one (1024) where the including file defined none.
+// nvcc (-O3, C++17, the Makefile's own defines and math flags) compiles it
+// with the harness's entry file (course/cr_student_entry.cu) into
+// libstudent.so. The cache key is a SHA-256 of the staged files, the command
+// and the toolkit's version, so a second run with nothing changed starts at
+// once.
 #pragma once
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "render/student/course_folder.h"
 
 namespace cr::student {
 
@@ -31,14 +46,18 @@ struct BuildResult {
     std::string build_dir;  ///< the cache folder holding it, the staged sources and build.log
     bool cached = false;    ///< true when an earlier build with the same key was reused
     double seconds = 0;     ///< compile time (0 when cached)
-    std::vector<std::string> sources;  ///< the student's files used, names relative to the folder
-    std::vector<std::string> ignored;  ///< the student's copies of framework files (replaced by ours)
+    std::vector<std::string> sources;  ///< the student's files used (compiled and headers), folder-relative
+    std::vector<std::string> ignored;  ///< the student's files not taken (CourseFolder::replaced, names only)
+    std::vector<std::string> crlf;     ///< the student's files that had CRLF line endings
     std::string arch_flags;            ///< the -gencode flags used
+    CourseFolder folder;               ///< the folder as read
 };
 
-/// The student's code did not compile: what() says so in one line and
-/// `messages` holds the compiler's output with paths of the student's own
-/// files (exit code 2).
+/// The student's code did not compile: what() says so in one line, leading
+/// with the first error in the student's own file (or what the harness
+/// expected of their class), and `messages` holds that summary with advice,
+/// then the compiler's output with paths of the student's own files (exit
+/// code 2).
 struct BuildError : std::runtime_error {
     BuildError(const std::string& what, std::string compiler_messages)
         : std::runtime_error(what), messages(std::move(compiler_messages)) {}
@@ -55,21 +74,9 @@ struct NvccMissing : std::runtime_error {
 /// NvccMissing, BuildError.
 BuildResult build_student(const BuildOptions& options);
 
-/// Checks that `dir` is a course render/ folder: a folder holding
-/// cudaRenderer.cu and cudaRenderer.h. Throws std::invalid_argument saying
-/// "--student 'DIR' is not a folder: ..." or "--student 'DIR' has no
-/// cudaRenderer.cu: ..." (DIR as given) otherwise; build_student calls it
-/// first.
-void check_student_folder(const std::string& dir);
-
-/// True when `name` (a file name, no folder) is one of the student's source
-/// files that build_student takes: compiled sources (.cu, .cpp, .cc, .cxx)
-/// and headers (.h, .hpp, .hh, .cuh, .cu_inl, .inl, .inc), by extension.
+/// True when `name` (a file name, no folder) is one of the files whose
+/// change changes the build (is_build_input): for the GUI's watcher.
 bool is_student_source(const std::string& name);
-
-/// The course framework's file names (COURSE_INTERFACE.md), which the
-/// harness takes from the project instead of the student's folder.
-const std::vector<std::string>& framework_file_names();
 
 /// nvcc as build_student would find it ("" when none).
 std::string find_nvcc(const std::string& explicit_path = "");
@@ -78,10 +85,20 @@ std::string find_nvcc(const std::string& explicit_path = "");
 /// sm_75, sm_80, sm_86, sm_89, sm_90 plus compute_90 PTX when there is none.
 std::string default_arch_flags();
 
-/// Replaces staged paths in compiler output: files of `stage_dir` that came
-/// from the student's folder become paths in `student_dir`, the project's
-/// framework files become "course/NAME" (they are not the student's to fix).
+/// Replaces staged paths in compiler output: a staged file of the student's
+/// (`student_files`, or an include spelling of `aliases` (spelling, file))
+/// becomes its path in `student_dir`; the harness's entry and prelude become
+/// "harness/NAME"; the project's framework files "course/NAME" (neither is
+/// the student's to fix).
 std::string map_compiler_paths(const std::string& output, const std::string& stage_dir,
-                               const std::string& student_dir, const std::vector<std::string>& student_files);
+                               const std::string& student_dir, const std::vector<std::string>& student_files,
+                               const std::vector<std::pair<std::string, std::string>>& aliases = {});
+
+/// The summary a failed build leads with (pure, on the mapped compiler
+/// output): `headline` gets one line (the first error in the student's own
+/// file, else what the harness expected of their class and the layout it
+/// assumed); the return value is that line with advice on what the student
+/// can do and which part of the folder the harness could not use.
+std::string explain_build_failure(const std::string& mapped_output, const CourseFolder& folder, std::string& headline);
 
 }  // namespace cr::student

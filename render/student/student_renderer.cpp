@@ -65,11 +65,14 @@ StudentRenderer::StudentRenderer(StudentOptions options) : options_(std::move(op
     std::ofstream(options_.log_path, std::ios::trunc);  // a fresh log for this run
 }
 
-StudentRenderer::~StudentRenderer() {
+StudentRenderer::~StudentRenderer() { quit_worker(); }
+
+void StudentRenderer::quit_worker() {
     if (!worker_) return;
     Request q;
     q.op = Op::Quit;
     if (worker_->process.send(&q, sizeof q, 2) == WaitResult::Ok) worker_->process.wait(5);
+    worker_.reset();
 }
 
 void StudentRenderer::restart() { worker_.reset(); }

@@ -60,6 +60,9 @@ public:
     const std::string& log_path() const { return options_.log_path; }
     /// Stops the worker; the next setup() starts a fresh one.
     void restart();
+    /// Ends the worker as a finished course process ends (quit, then its
+    /// exit): the next setup() starts a fresh one (Renderer::cold_start).
+    void cold_start() override { quit_worker(); }
 
 private:
     struct Worker;
@@ -69,6 +72,8 @@ private:
     [[noreturn]] void fail(const std::string& what, Call call, int frame);
     /// Kills the worker and reaps it on another thread.
     void stop_worker();
+    /// Asks the worker to delete the renderer and exit, and waits for it (5 s at most).
+    void quit_worker();
     void start_worker();
 
     StudentOptions options_;

@@ -7,19 +7,20 @@
 // harness opened for us. Every student call is timed the course's way: host
 // clock around the call and a cudaDeviceSynchronize() (inside the student's
 // library, through the entry shim's cr_student_sync, so it is the student's
-// own CUDA runtime that is synchronized and asked for errors).
+// own CUDA runtime that is synchronized and asked for errors). The
+// environment variable CR_STUDENT_NO_CUDA_SYNC (a test hook: host-only
+// fixtures on machines without a GPU) skips that synchronization.
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
 
-#include "render/student/course/circleRenderer.h"
-#include "render/student/course/image.h"
 #include "render/student/course_context.h"
 #include "render/student/protocol.h"
 #include "render/student/shared_region.h"
@@ -27,10 +28,27 @@
 namespace cr::student {
 namespace {
 
-using CreateFn = CircleRenderer* (*)();
-using DestroyFn = void (*)(CircleRenderer*);
+// The student library's entry points (render/student/course/cr_student_entry.cu):
+// the renderer is an opaque pointer, so the worker depends on none of the
+// student's types (their CudaRenderer, Image or course year).
+using CreateFn = void* (*)();
+using CallFn = void (*)(void*);
+using AllocFn = void (*)(void*, int, int);
+using LoadFn = void (*)(void*, int, int);
+using ImageFn = int (*)(void*, int*, int*, const float**);
 using SyncFn = int (*)(char*, int);
 using ProfilerFn = void (*)(int);
+
+/// The entry points, found with dlsym.
+struct Entry {
+    CreateFn create = nullptr;
+    CallFn destroy = nullptr, setup = nullptr, clear = nullptr, advance = nullptr, render = nullptr;
+    AllocFn alloc = nullptr;
+    LoadFn load = nullptr;
+    ImageFn image = nullptr;
+    SyncFn sync = nullptr;
+    ProfilerFn profiler = nullptr;  ///< optional
+};
 
 bool read_exact(int fd, void* data, size_t n) {
     char* p = static_cast<char*>(data);
@@ -57,7 +75,7 @@ bool write_exact(int fd, const void* data, size_t n) {
 class Worker {
 public:
     /// status_region: where the harness reads the call in progress after a crash ("" = none).
-    explicit Worker(const std::string& status_region) {
+    explicit Worker(const std::string& status_region) : no_sync_(std::getenv("CR_STUDENT_NO_CUDA_SYNC") != nullptr) {
         if (!status_region.empty()) status_ = SharedRegion::open(status_region, sizeof(int32_t));
     }
 
@@ -100,12 +118,12 @@ private:
         switch (req.op) {
             case Op::Load: load(text); break;
             case Op::Setup: setup(req, text); break;
-            case Op::Clear: frame_call(Call::ClearImage, [this] { renderer_->clearImage(); }); break;
-            case Op::Advance: frame_call(Call::AdvanceAnimation, [this] { renderer_->advanceAnimation(); }); break;
-            case Op::Render: frame_call(Call::Render, [this] { renderer_->render(); }); break;
+            case Op::Clear: frame_call(Call::ClearImage, [this] { entry_.clear(renderer_); }); break;
+            case Op::Advance: frame_call(Call::AdvanceAnimation, [this] { entry_.advance(renderer_); }); break;
+            case Op::Render: frame_call(Call::Render, [this] { entry_.render(renderer_); }); break;
             case Op::Image: image(req, text); break;
             case Op::Profile:
-                if (profiler_) profiler_(req.arg);
+                if (entry_.profiler) entry_.profiler(req.arg);
                 send(Status::Ok, Call::None, 0, "");
                 break;
             default: send(Status::Failed, Call::None, 0, "unknown request"); break;
@@ -133,7 +151,7 @@ private:
             return false;
         }
         char message[512] = {0};
-        const int err = sync_(message, sizeof message);
+        const int err = no_sync_ ? 0 : entry_.sync(message, sizeof message);
         ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         mark(Call::None);
         if (err != 0) {
@@ -146,24 +164,27 @@ private:
     void load(const std::string& path) {
         void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: it lives as long as the worker
         if (!lib) return send(Status::Failed, Call::LoadLibrary, 0, dlerror());
-        create_ = reinterpret_cast<CreateFn>(dlsym(lib, "cr_student_create"));
-        destroy_ = reinterpret_cast<DestroyFn>(dlsym(lib, "cr_student_destroy"));
-        sync_ = reinterpret_cast<SyncFn>(dlsym(lib, "cr_student_sync"));
-        profiler_ = reinterpret_cast<ProfilerFn>(dlsym(lib, "cr_student_profiler"));
-        if (!create_ || !destroy_ || !sync_)
-            return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
+        Entry e;
+        bool all = find(lib, "cr_student_create", e.create) & find(lib, "cr_student_destroy", e.destroy) &
+                   find(lib, "cr_student_alloc", e.alloc) & find(lib, "cr_student_load", e.load) &
+                   find(lib, "cr_student_setup", e.setup) & find(lib, "cr_student_clear", e.clear) &
+                   find(lib, "cr_student_advance", e.advance) & find(lib, "cr_student_render", e.render) &
+                   find(lib, "cr_student_image", e.image) & find(lib, "cr_student_sync", e.sync);
+        find(lib, "cr_student_profiler", e.profiler);
+        if (!all) return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
+        entry_ = e;
         send(Status::Ok, Call::LoadLibrary, 0, "");
     }
 
     void destroy_renderer() {
         mark(Call::Destructor);
-        if (renderer_) destroy_(renderer_);
+        if (renderer_) entry_.destroy(renderer_);
         renderer_ = nullptr;
         mark(Call::None);
     }
 
     void setup(const Request& req, const std::string& region_name) {
-        if (!create_) return send(Status::Failed, Call::LoadLibrary, 0, "no library loaded");
+        if (!entry_.create) return send(Status::Failed, Call::LoadLibrary, 0, "no library loaded");
         Scene scene;
         try {
             scene = read_scene(SharedRegion::open(region_name, req.region_bytes).data(), req.region_bytes);
@@ -174,17 +195,17 @@ private:
         const int seed = static_cast<int>(scene.seed);
         course_context().scene = std::move(scene);
         course_context().has_scene = true;
-        std::fprintf(stderr, "--- harness: setup %dx%d, scene %s (SceneName %d), seed %d\n", req.width, req.height,
-                     course_context().scene.name.c_str(), value, seed);
+        std::fprintf(stderr, "--- harness: setup %dx%d, scene %s (SceneName %d), seed %d, worker process %d\n", req.width,
+                     req.height, course_context().scene.name.c_str(), value, seed, static_cast<int>(getpid()));
         destroy_renderer();
         double ms = 0, total = 0;
-        if (!run_call(Call::Constructor, [this] { renderer_ = create_(); }, ms)) return;
+        if (!run_call(Call::Constructor, [this] { renderer_ = entry_.create(); }, ms)) return;
         total += ms;
-        if (!run_call(Call::AllocOutputImage, [&] { renderer_->allocOutputImage(req.width, req.height); }, ms)) return;
+        if (!run_call(Call::AllocOutputImage, [&] { entry_.alloc(renderer_, req.width, req.height); }, ms)) return;
         total += ms;
-        if (!run_call(Call::LoadScene, [&] { renderer_->loadScene(static_cast<SceneName>(value), seed); }, ms)) return;
+        if (!run_call(Call::LoadScene, [&] { entry_.load(renderer_, value, seed); }, ms)) return;
         total += ms;
-        if (!run_call(Call::Setup, [this] { renderer_->setup(); }, ms)) return;
+        if (!run_call(Call::Setup, [this] { entry_.setup(renderer_); }, ms)) return;
         send(Status::Ok, Call::Setup, total + ms, "");
     }
 
@@ -197,29 +218,35 @@ private:
 
     void image(const Request& req, const std::string& region_name) {
         if (!renderer_) return send(Status::Failed, Call::GetImage, 0, "no renderer set up");
-        const Image* img = nullptr;
+        int w = 0, h = 0, missing = 0;
+        const float* data = nullptr;
         double ms = 0;
-        if (!run_call(Call::GetImage, [&] { img = renderer_->getImage(); }, ms)) return;
-        if (!img || !img->data) return send(Status::BadImage, Call::GetImage, ms, "getImage() returned no image");
-        if (img->width != req.width || img->height != req.height)
-            return send(Status::BadImage, Call::GetImage, ms, "", img->width, img->height);
-        const size_t bytes = size_t(img->width) * img->height * 4 * sizeof(float);
+        if (!run_call(Call::GetImage, [&] { missing = entry_.image(renderer_, &w, &h, &data); }, ms)) return;
+        if (missing || !data) return send(Status::BadImage, Call::GetImage, ms, "getImage() returned no image");
+        if (w != req.width || h != req.height) return send(Status::BadImage, Call::GetImage, ms, "", w, h);
+        const size_t bytes = size_t(w) * h * 4 * sizeof(float);
         try {
             if (image_region_.name() != region_name) image_region_ = SharedRegion::open(region_name, req.region_bytes);
             if (image_region_.size() < bytes) throw std::runtime_error("image region too small");
-            std::memcpy(image_region_.data(), img->data, bytes);
+            std::memcpy(image_region_.data(), data, bytes);
         } catch (const std::exception& e) {
             return send(Status::Failed, Call::None, ms, e.what());
         }
-        send(Status::Ok, Call::GetImage, ms, "", img->width, img->height);
+        send(Status::Ok, Call::GetImage, ms, "", w, h);
+    }
+
+    template <class F>
+    static bool find(void* lib, const char* name, F& fn) {
+        fn = reinterpret_cast<F>(dlsym(lib, name));
+        return fn != nullptr;
     }
 
     static constexpr int kIn = 3, kOut = 4;
-    CreateFn create_ = nullptr;
-    DestroyFn destroy_ = nullptr;
-    SyncFn sync_ = nullptr;
-    ProfilerFn profiler_ = nullptr;
-    CircleRenderer* renderer_ = nullptr;
+    /// CR_STUDENT_NO_CUDA_SYNC set: no cudaDeviceSynchronize after a call,
+    /// for the harness's own tests of host-only fixtures without a GPU.
+    const bool no_sync_;
+    Entry entry_;
+    void* renderer_ = nullptr;
     SharedRegion image_region_, status_;
 };
 

@@ -1,33 +1,146 @@
-// circle-renderer's entry points into a student's renderer, compiled by the
-// harness into the student's shared library with the student's own flags
-// (not a course file). The worker finds these with dlsym:
-//   cr_student_create   new CudaRenderer()
-//   cr_student_destroy  delete it
-//   cr_student_sync     cudaDeviceSynchronize(), then the last launch error,
-//                       in the student's own CUDA runtime; 0 when fine, else
-//                       the error code with its text in `message`.
-//   cr_student_profiler cudaProfilerStart() (on) or cudaProfilerStop(), for
-//                       `render profile --student`.
+// circle-renderer's entry points into a student's renderer (not a course
+// file). The harness compiles this file with the student's own headers
+// (circleRenderer.h, image.h, cudaRenderer.h as they wrote them, of any
+// course year) into the student's shared library. The worker process finds
+// these functions with dlsym and never sees the student's types: it holds the
+// renderer as an opaque pointer, so a CudaRenderer with added members, an
+// Image with added members, or an older year's loadScene all work.
+//   cr_student_create/destroy   new CudaRenderer() / delete it
+//   cr_student_alloc, _load, _setup, _clear, _advance, _render
+//                               the course's calls; _load calls loadScene(name,
+//                               seed) or, for layouts A and B, loadScene(name)
+//   cr_student_image            getImage(): width, height, data, read through
+//                               the student's own Image
+//   cr_student_sync             cudaDeviceSynchronize(), then the last launch
+//                               error, in the student's own CUDA runtime; 0 when
+//                               fine, else the error code with its text
+//   cr_student_profiler         cudaProfilerStart() (on) or cudaProfilerStop()
+// It also defines the course's host functions the student's code calls, as
+// the student's headers declare them: loadCircleScene (with and without the
+// seed of layout C) and writePPMImage. The circles come from the worker
+// (cr_worker_course_scene), exactly those `cpuref` draws.
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "circleRenderer.h"
 #include "image.h"
 #include "cudaRenderer.h"
 
-extern "C" CircleRenderer* cr_student_create() { return new CudaRenderer(); }
+/// A scene's circles as the worker holds them (structure of arrays).
+struct CrCourseCircles {
+    int count;
+    const float *x, *y, *z, *vx, *vy, *vz, *r, *g, *b, *radius;
+};
 
-extern "C" void cr_student_destroy(CircleRenderer* renderer) { delete renderer; }
+/// In the worker: the circles for SceneName `scene` (the harness's scene
+/// when it set one, which it always does); seed < 0: the harness's seed.
+/// Returns 0, or 1 with a message.
+extern "C" int cr_worker_course_scene(int scene, int seed, CrCourseCircles* out, char* message, int capacity);
+
+namespace cr_entry {
+
+float* triples(int n, const float* a, const float* b, const float* c) {
+    float* out = new float[3 * (n > 0 ? n : 1)];
+    for (int i = 0; i < n; i++) {
+        out[3 * i + 0] = a[i];
+        out[3 * i + 1] = b[i];
+        out[3 * i + 2] = c[i];
+    }
+    return out;
+}
+
+void load_circles(int scene, int seed, int& numCircles, float*& position, float*& velocity, float*& color,
+                  float*& radius) {
+    CrCourseCircles c;
+    char message[512] = {0};
+    if (cr_worker_course_scene(scene, seed, &c, message, sizeof message) != 0) throw std::invalid_argument(message);
+    numCircles = c.count;
+    position = triples(c.count, c.x, c.y, c.z);
+    velocity = triples(c.count, c.vx, c.vy, c.vz);
+    color = triples(c.count, c.r, c.g, c.b);
+    radius = new float[c.count > 0 ? c.count : 1];
+    for (int i = 0; i < c.count; i++) radius[i] = c.radius[i];
+}
+
+// loadScene(name, seed) when the student's class has it (layout C), else
+// loadScene(name) (layouts A and B): the int/long overloads pick the first
+// that compiles.
+template <class R>
+auto load_scene(R& r, SceneName name, int seed, int) -> decltype(r.loadScene(name, seed), void()) {
+    r.loadScene(name, seed);
+}
+template <class R>
+void load_scene(R& r, SceneName name, int, long) {
+    r.loadScene(name);
+}
+
+CudaRenderer& renderer(void* p) { return *static_cast<CudaRenderer*>(p); }
+
+}  // namespace cr_entry
+
+// The course's scene loader, in both years' forms (the student's
+// sceneLoader.h declares one of them).
+void loadCircleScene(SceneName sceneName, int& numCircles, float*& position, float*& velocity, float*& color,
+                     float*& radius, int seed) {
+    cr_entry::load_circles(static_cast<int>(sceneName), seed, numCircles, position, velocity, color, radius);
+}
+
+void loadCircleScene(SceneName sceneName, int& numCircles, float*& position, float*& velocity, float*& color,
+                     float*& radius) {
+    cr_entry::load_circles(static_cast<int>(sceneName), -1, numCircles, position, velocity, color, radius);
+}
+
+// The course's PPM writer: binary P6, top row first, each channel
+// (char)(255 * clamp(v, 0, 1)); read through the student's Image.
+void writePPMImage(const Image* image, const char* filename) {
+    FILE* f = std::fopen(filename, "wb");
+    if (!f) {
+        std::fprintf(stderr, "writePPMImage: cannot write %s\n", filename);
+        return;
+    }
+    std::fprintf(f, "P6\n%d %d\n255\n", image->width, image->height);
+    for (int j = image->height - 1; j >= 0; --j)
+        for (int i = 0; i < image->width; ++i) {
+            const float* p = image->data + 4 * (j * image->width + i);
+            for (int c = 0; c < 3; ++c) {
+                const float v = p[c] < 0.f ? 0.f : (p[c] > 1.f ? 1.f : p[c]);
+                std::fputc(static_cast<char>(255.f * v), f);
+            }
+        }
+    std::fclose(f);
+    std::printf("Wrote image file %s\n", filename);
+}
+
+extern "C" void* cr_student_create() { return new CudaRenderer(); }
+extern "C" void cr_student_destroy(void* r) { delete static_cast<CudaRenderer*>(r); }
+extern "C" void cr_student_alloc(void* r, int width, int height) { cr_entry::renderer(r).allocOutputImage(width, height); }
+extern "C" void cr_student_load(void* r, int scene, int seed) {
+    cr_entry::load_scene(cr_entry::renderer(r), static_cast<SceneName>(scene), seed, 0);
+}
+extern "C" void cr_student_setup(void* r) { cr_entry::renderer(r).setup(); }
+extern "C" void cr_student_clear(void* r) { cr_entry::renderer(r).clearImage(); }
+extern "C" void cr_student_advance(void* r) { cr_entry::renderer(r).advanceAnimation(); }
+extern "C" void cr_student_render(void* r) { cr_entry::renderer(r).render(); }
+
+extern "C" int cr_student_image(void* r, int* width, int* height, const float** data) {
+    const Image* img = cr_entry::renderer(r).getImage();
+    if (!img) return 1;
+    *width = img->width;
+    *height = img->height;
+    *data = img->data;
+    return 0;
+}
 
 extern "C" int cr_student_sync(char* message, int capacity) {
     cudaError_t e = cudaDeviceSynchronize();
     const cudaError_t last = cudaGetLastError();
     if (e == cudaSuccess) e = last;
-    if (e != cudaSuccess) std::snprintf(message, static_cast<size_t>(capacity), "%s", cudaGetErrorString(e));
+    if (e != cudaSuccess)
+        std::snprintf(message, static_cast<size_t>(capacity), "%s", cudaGetErrorString(e));
     return static_cast<int>(e);
 }
 

@@ -3,6 +3,17 @@
 // input order, so blending order holds without atomics. All arithmetic that
 // decides coverage or moves circles uses __fmul_rn/__fadd_rn (no fused
 // multiply-add), so images equal the CPU reference's.
+//
+// The course-layout fixtures (tests/students/layout_*) reuse this file with
+// their own cudaRenderer.h, which may define:
+//   FIXTURE_NO_SEED              loadScene(SceneName) of layouts A and B
+//   FIXTURE_PARAMS_IN_HEADER     the constants struct Params is in cudaRenderer.h
+//   FIXTURE_INCLUSIVE_SCAN       call the inclusive scan the folder added to its
+//                                exclusiveScan.cu_inl; the background depends on it
+//   FIXTURE_SCAN_WITHOUT_DIM     include exclusiveScan.cu_inl without defining
+//                                SCAN_BLOCK_DIM (and never call it)
+//   FIXTURE_TILED                render with the block-culled kernel (a fast
+//                                renderer, for timing a grade)
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <driver_functions.h>
@@ -18,6 +29,14 @@
 
 #define COLOR_MAP_SIZE 5
 
+#if defined(FIXTURE_INCLUSIVE_SCAN) || defined(FIXTURE_TILED)
+#define SCAN_BLOCK_DIM 256
+#include "exclusiveScan.cu_inl"
+#elif defined(FIXTURE_SCAN_WITHOUT_DIM)
+#include "exclusiveScan.cu_inl"
+#endif
+
+#ifndef FIXTURE_PARAMS_IN_HEADER
 struct Params {
     SceneName scene;
     int numCircles;
@@ -30,6 +49,7 @@ struct Params {
     int height;
     float* image;
 };
+#endif
 
 __constant__ Params cuParams;
 __constant__ int cuConstNoiseXPermutationTable[256];
@@ -48,11 +68,25 @@ __constant__ float cuConstColorRamp[COLOR_MAP_SIZE][3];
 
 static bool isSnow(SceneName s) { return s == SNOWFLAKES || s == SNOWFLAKES_SINGLE_FRAME; }
 
+// 1 when the inclusive scan of 256 ones ends at 256 (FIXTURE_INCLUSIVE_SCAN),
+// set in setup(); the white background is drawn only then.
+__device__ int cuScanOk = 1;
+
+#ifdef FIXTURE_INCLUSIVE_SCAN
+__global__ void scanCheckKernel() {
+    __shared__ uint input[SCAN_BLOCK_DIM], output[SCAN_BLOCK_DIM];
+    input[threadIdx.x] = 1;
+    __syncthreads();
+    sharedMemInclusiveScan(threadIdx.x, input, output, SCAN_BLOCK_DIM);
+    if (threadIdx.x == SCAN_BLOCK_DIM - 1) cuScanOk = output[threadIdx.x] == SCAN_BLOCK_DIM ? 1 : 0;
+}
+#endif
+
 __global__ void clearKernel(float r, float g, float b, float a, bool snow) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= cuParams.width || y >= cuParams.height) return;
-    float4 v = make_float4(r, g, b, a);
+    float4 v = cuScanOk ? make_float4(r, g, b, a) : make_float4(0.f, 0.f, 0.f, a);
     if (snow) {
         const float shade = __fadd_rn(.4f, __fdiv_rn(__fmul_rn(.45f, (float)(cuParams.height - y)), (float)cuParams.height));
         v = make_float4(shade, shade, shade, 1.f);
@@ -133,6 +167,32 @@ __global__ void snowKernel() {
     v[1] = vy;
 }
 
+// Blends circle i over acc at pixel center (cx, cy), as the CPU reference does.
+__device__ __inline__ void shadeCircle(int i, float cx, float cy, float4& acc, bool snow) {
+    const float x = cuParams.position[3 * i], y = cuParams.position[3 * i + 1];
+    const float r = cuParams.radius[i];
+    const float dx = __fsub_rn(x, cx), dy = __fsub_rn(y, cy);
+    const float d2 = __fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy));
+    if (d2 > __fmul_rn(r, r)) return;
+    float3 c;
+    float alpha;
+    if (snow) {
+        const float t = sqrtf(d2) / r;
+        c = lookupColor(t);
+        float maxAlpha = .6f + .4f * (1.f - cuParams.position[3 * i + 2]);
+        maxAlpha = .5f * fminf(fmaxf(maxAlpha, 0.f), 1.f);
+        alpha = maxAlpha * expf(-4.f * t * t);
+    } else {
+        c = make_float3(cuParams.color[3 * i], cuParams.color[3 * i + 1], cuParams.color[3 * i + 2]);
+        alpha = .5f;
+    }
+    const float keep = 1.f - alpha;
+    acc.x = __fadd_rn(__fmul_rn(alpha, c.x), __fmul_rn(keep, acc.x));
+    acc.y = __fadd_rn(__fmul_rn(alpha, c.y), __fmul_rn(keep, acc.y));
+    acc.z = __fadd_rn(__fmul_rn(alpha, c.z), __fmul_rn(keep, acc.z));
+    acc.w += alpha;
+}
+
 __global__ void renderKernel(bool snow) {
     const int px = blockIdx.x * blockDim.x + threadIdx.x;
     const int py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -140,32 +200,49 @@ __global__ void renderKernel(bool snow) {
     const float invW = 1.f / cuParams.width, invH = 1.f / cuParams.height;
     const float cx = __fmul_rn(invW, px + .5f), cy = __fmul_rn(invH, py + .5f);
     float4 acc = ((float4*)cuParams.image)[py * cuParams.width + px];
-    for (int i = 0; i < cuParams.numCircles; i++) {
-        const float x = cuParams.position[3 * i], y = cuParams.position[3 * i + 1];
-        const float r = cuParams.radius[i];
-        const float dx = __fsub_rn(x, cx), dy = __fsub_rn(y, cy);
-        const float d2 = __fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy));
-        if (d2 > __fmul_rn(r, r)) continue;
-        float3 c;
-        float alpha;
-        if (snow) {
-            const float t = sqrtf(d2) / r;
-            c = lookupColor(t);
-            float maxAlpha = .6f + .4f * (1.f - cuParams.position[3 * i + 2]);
-            maxAlpha = .5f * fminf(fmaxf(maxAlpha, 0.f), 1.f);
-            alpha = maxAlpha * expf(-4.f * t * t);
-        } else {
-            c = make_float3(cuParams.color[3 * i], cuParams.color[3 * i + 1], cuParams.color[3 * i + 2]);
-            alpha = .5f;
-        }
-        const float keep = 1.f - alpha;
-        acc.x = __fadd_rn(__fmul_rn(alpha, c.x), __fmul_rn(keep, acc.x));
-        acc.y = __fadd_rn(__fmul_rn(alpha, c.y), __fmul_rn(keep, acc.y));
-        acc.z = __fadd_rn(__fmul_rn(alpha, c.z), __fmul_rn(keep, acc.z));
-        acc.w += alpha;
-    }
+    for (int i = 0; i < cuParams.numCircles; i++) shadeCircle(i, cx, cy, acc, snow);
     ((float4*)cuParams.image)[py * cuParams.width + px] = acc;
 }
+
+#ifdef FIXTURE_TILED
+// FIXTURE_TILED: a 16x16-pixel block takes the circles 256 at a time; each
+// thread tests one circle's bounding box against the block's box, a block
+// scan (the folder's sharedMemExclusiveScan) compacts the hits in input
+// order, and every pixel blends the compacted list. Every thread reaches
+// every barrier: pixels outside the image only skip their blends.
+__global__ void renderTiledKernel(bool snow) {
+    __shared__ uint hit[SCAN_BLOCK_DIM], slot[SCAN_BLOCK_DIM], scratch[2 * SCAN_BLOCK_DIM];
+    __shared__ int list[SCAN_BLOCK_DIM];
+    __shared__ int count;
+    const int t = threadIdx.y * blockDim.x + threadIdx.x;
+    const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
+    const bool inside = px < cuParams.width && py < cuParams.height;
+    const float invW = 1.f / cuParams.width, invH = 1.f / cuParams.height;
+    const float boxL = blockIdx.x * blockDim.x * invW, boxR = (blockIdx.x + 1) * blockDim.x * invW;
+    const float boxB = blockIdx.y * blockDim.y * invH, boxT = (blockIdx.y + 1) * blockDim.y * invH;
+    const float cx = __fmul_rn(invW, px + .5f), cy = __fmul_rn(invH, py + .5f);
+    float4 acc = inside ? ((float4*)cuParams.image)[py * cuParams.width + px] : make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int base = 0; base < cuParams.numCircles; base += SCAN_BLOCK_DIM) {
+        const int i = base + t;
+        uint h = 0;
+        if (i < cuParams.numCircles) {
+            const float x = cuParams.position[3 * i], y = cuParams.position[3 * i + 1], r = cuParams.radius[i];
+            h = x + r >= boxL && x - r <= boxR && y + r >= boxB && y - r <= boxT;
+        }
+        hit[t] = h;
+        __syncthreads();
+        sharedMemExclusiveScan(t, hit, slot, scratch, SCAN_BLOCK_DIM);
+        __syncthreads();
+        if (h) list[slot[t]] = i;
+        if (t == SCAN_BLOCK_DIM - 1) count = slot[t] + h;
+        __syncthreads();
+        if (inside)
+            for (int k = 0; k < count; k++) shadeCircle(list[k], cx, cy, acc, snow);
+        __syncthreads();
+    }
+    if (inside) ((float4*)cuParams.image)[py * cuParams.width + px] = acc;
+}
+#endif
 
 CudaRenderer::CudaRenderer()
     : image(NULL), numCircles(0), position(NULL), velocity(NULL), color(NULL), radius(NULL), sparkStart(NULL),
@@ -194,10 +271,17 @@ const Image* CudaRenderer::getImage() {
     return image;
 }
 
+#ifdef FIXTURE_NO_SEED
+void CudaRenderer::loadScene(SceneName scene) {
+    sceneName = scene;
+    loadCircleScene(sceneName, numCircles, position, velocity, color, radius);
+}
+#else
 void CudaRenderer::loadScene(SceneName scene, int seed) {
     sceneName = scene;
     loadCircleScene(sceneName, numCircles, position, velocity, color, radius, seed);
 }
+#endif
 
 void CudaRenderer::allocOutputImage(int width, int height) {
     image = new Image(width, height);
@@ -241,6 +325,10 @@ void CudaRenderer::setup() {
     CHECK(cudaMemcpyToSymbol(cuConstNoise1DValueTable, values, sizeof(float) * 256));
     const float ramp[COLOR_MAP_SIZE][3] = {{1.f, 1.f, 1.f}, {1.f, 1.f, 1.f}, {.8f, .9f, 1.f}, {.8f, .9f, 1.f}, {.8f, .8f, 1.f}};
     CHECK(cudaMemcpyToSymbol(cuConstColorRamp, ramp, sizeof(ramp)));
+#ifdef FIXTURE_INCLUSIVE_SCAN
+    scanCheckKernel<<<1, SCAN_BLOCK_DIM>>>();
+    CHECK(cudaDeviceSynchronize());
+#endif
 }
 
 void CudaRenderer::clearImage() {
@@ -261,5 +349,9 @@ void CudaRenderer::advanceAnimation() {
 void CudaRenderer::render() {
     const dim3 block(16, 16);
     const dim3 grid((image->width + 15) / 16, (image->height + 15) / 16);
+#ifdef FIXTURE_TILED
+    renderTiledKernel<<<grid, block>>>(isSnow(sceneName));
+#else
     renderKernel<<<grid, block>>>(isSnow(sceneName));
+#endif
 }

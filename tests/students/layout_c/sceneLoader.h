@@ -1,0 +1,7 @@
+// Fixture framework header of course layout C (circle-renderer's tests, not
+// course code): the scene loader with a seed.
+#ifndef FIXTURE_SCENE_LOADER_H
+#define FIXTURE_SCENE_LOADER_H
+#include "circleRenderer.h"
+void loadCircleScene(SceneName sceneName,int &numCircles,float *&position,float *&velocity,float *&color,float *&radius,int seed);
+#endif

@@ -1,0 +1,346 @@
+// Reading a course folder (render/student/course_folder.h) and its Makefile
+// (makefile_reader.h): the pure readers on strings, then the fixture folders
+// of every course layout (tests/students/layout_*) read and built with nvcc.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "render/compare.h"
+#include "render/frame_loop.h"
+#include "render/renderer_factory.h"
+#include "render/student/course_folder.h"
+#include "render/student/makefile_reader.h"
+#include "render/student/student_build.h"
+#include "render/student/student_renderer.h"
+#include "scenes/scene.h"
+#include "tests/student_fixtures.h"
+
+namespace cr::student {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_students::fixture_cache_root;
+using testing_students::fixture_root;
+
+using Names = std::vector<std::string>;
+
+const Names kCourseFiles = {"main.cpp", "display.cpp", "benchmark.cu", "refRenderer.cpp", "cudaRenderer.cu",
+                            "noise.cpp", "ppm.cpp", "sceneLoader.cpp", "cudaRenderer.h", "old.cu"};
+
+// A Makefile in the course's usual shape (written for this test).
+const char* kCourseShape =
+    "EXECUTABLE := render\n"
+    "OBJDIR=objs\n"
+    "NVCCFLAGS=-O3 -m64 --gpu-architecture compute_61 -DBLOCK=256\n"
+    "OBJS=$(OBJDIR)/main.o $(OBJDIR)/display.o $(OBJDIR)/benchmark.o \\\n"
+    "     $(OBJDIR)/refRenderer.o $(OBJDIR)/cudaRenderer.o $(OBJDIR)/noise.o $(OBJDIR)/ppm.o $(OBJDIR)/sceneLoader.o\n"
+    ".PHONY: dirs clean\n"
+    "default: $(EXECUTABLE)\n"
+    "dirs:\n\tmkdir -p $(OBJDIR)/\n"
+    "clean:\n\trm -rf $(OBJDIR)\n"
+    "$(EXECUTABLE): dirs $(OBJS)\n\tg++ -o $@ $(OBJS) -lcudart\n"
+    "$(OBJDIR)/%.o: %.cpp\n\tg++ $< -O3 -c -o $@\n"
+    "$(OBJDIR)/%.o: %.cu\n\tnvcc $< $(NVCCFLAGS) -c -o $@\n";
+
+TEST(MakefileReader, TheCoursesShapeBuildsItsObjectsSources) {
+    const MakefileReading r = read_makefile(kCourseShape, kCourseFiles);
+    EXPECT_TRUE(r.understood);
+    EXPECT_EQ(r.goal, "default");
+    EXPECT_EQ(r.sources, (Names{"main.cpp", "display.cpp", "benchmark.cu", "refRenderer.cpp", "cudaRenderer.cu",
+                                "noise.cpp", "ppm.cpp", "sceneLoader.cpp"}));
+    EXPECT_EQ(r.cuda_command, (Names{"nvcc", "benchmark.cu", "-O3", "-m64", "--gpu-architecture", "compute_61",
+                                     "-DBLOCK=256", "-c", "-o", "objs/benchmark.o"}));
+    EXPECT_TRUE(r.notes.empty()) << r.notes[0];
+}
+
+TEST(MakefileReader, CrlfLinesReadTheSame) {
+    std::string crlf;
+    for (const char* p = kCourseShape; *p; ++p) crlf += *p == '\n' ? std::string("\r\n") : std::string(1, *p);
+    EXPECT_EQ(read_makefile(crlf, kCourseFiles).sources, read_makefile(kCourseShape, kCourseFiles).sources);
+}
+
+TEST(MakefileReader, ConditionalsFunctionsAndSubstitutionReferences) {
+    const std::string mk =
+        "CUDA_HOME ?= /opt/cuda\n"
+        "BUILD := build/obj\n"
+        "CU := cudaRenderer.cu benchmark.cu  # the kernels\n"
+        "CC := main.cpp ppm.cpp\n"
+        "ifeq ($(WITH_GL),1)\nCC += display.cpp\nelse ifdef CUDA_HOME\nCC += noise.cpp\nelse\nCC += refRenderer.cpp\nendif\n"
+        "ifneq ($(wildcard /opt/cuda-8.0/.*),)\nCC += sceneLoader.cpp\nendif\n"
+        "OBJ := $(patsubst %.cu,$(BUILD)/%.o,$(CU)) $(CC:%.cpp=$(BUILD)/%.o) $(addprefix $(BUILD)/,$(notdir x/y.o))\n"
+        "all: render\n"
+        "render: $(OBJ) | $(BUILD)\n\tg++ -o $@ $^\n"
+        "$(BUILD)/%.o: %.cu\n\t@$(CUDA_HOME)/bin/nvcc -ccbin=g++ -c $< -o $@\n"
+        "$(BUILD)/%.o: %.cpp\n\tg++ -c $< -o $@\n"
+        "$(BUILD):\n\tmkdir -p $@\n";
+    const MakefileReading r = read_makefile(mk, kCourseFiles);
+    EXPECT_EQ(r.goal, "all");
+    EXPECT_EQ(r.sources, (Names{"cudaRenderer.cu", "benchmark.cu", "main.cpp", "ppm.cpp", "noise.cpp"}));
+    EXPECT_EQ(r.cuda_command, (Names{"/opt/cuda/bin/nvcc", "-ccbin=g++", "-c", "cudaRenderer.cu", "-o",
+                                     "build/obj/cudaRenderer.o"}));
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_EQ(r.notes[0], "make has no rule to make build/obj/y.o");
+}
+
+TEST(MakefileReader, StaticPatternsDirectSourcesAndBuiltInRules) {
+    const Names files = {"cudaRenderer.cu", "main.cpp", "helper.cc", "extra.cu", "prebuilt.o"};
+    const std::string mk =
+        "OBJS = objs/cudaRenderer.o objs/extra.o\n"
+        "render: main.cpp $(OBJS) helper.o prebuilt.o\n\tnvcc -o $@ $^\n"
+        "$(OBJS): objs/%.o: %.cu\n\tnvcc -O2 -c $< -o $@\n";
+    const MakefileReading r = read_makefile(mk, files);
+    EXPECT_EQ(r.sources, (Names{"main.cpp", "cudaRenderer.cu", "extra.cu", "helper.cc"}));
+    EXPECT_EQ(r.cuda_command, (Names{"nvcc", "-O2", "-c", "cudaRenderer.cu", "-o", "objs/cudaRenderer.o"}));
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_EQ(r.notes[0], "links the prebuilt object prebuilt.o (not rebuilt)");
+}
+
+TEST(MakefileReader, AnExplicitRuleWithARecipeWinsOverThePattern) {
+    const std::string mk =
+        "render: objs/cudaRenderer.o\n\tg++ -o $@ $^\n"
+        "objs/%.o: %.cu\n\tnvcc -c $< -o $@\n"
+        "objs/cudaRenderer.o: cudaRenderer.cu cudaRenderer.h\n\tnvcc -G -c $< -o $@ && echo done\n";
+    const MakefileReading r = read_makefile(mk, kCourseFiles);
+    EXPECT_EQ(r.sources, Names{"cudaRenderer.cu"});
+    EXPECT_EQ(r.cuda_command, (Names{"nvcc", "-G", "-c", "cudaRenderer.cu", "-o", "objs/cudaRenderer.o"}));
+}
+
+TEST(MakefileReader, WhatItCannotReadIsSaidNotGuessed) {
+    const MakefileReading none = read_makefile("# only comments\nCC = gcc\n", kCourseFiles);
+    EXPECT_FALSE(none.understood);
+    EXPECT_EQ(none.notes, Names{"no default goal (no rule)"});
+    const MakefileReading shell = read_makefile("SRC := $(shell ls *.cu)\nrender: $(SRC)\n\tnvcc -o $@ $^\n", kCourseFiles);
+    EXPECT_FALSE(shell.understood);
+    EXPECT_EQ(shell.notes, Names{"$(shell ls *.cu) was not run (taken as empty)"});
+    const MakefileReading loop = read_makefile("A = $(A) x\nrender: $(A)\n", kCourseFiles);
+    EXPECT_FALSE(loop.understood);
+    EXPECT_EQ(loop.notes.front(), "a variable refers to itself (expansion stopped)");
+}
+
+TEST(MakefileReader, ForeachIfFilterAndWildcard) {
+    const std::string mk =
+        "ALL := $(wildcard *.cu)\n"
+        "KEEP := $(filter-out old.cu,$(ALL))\n"
+        "OBJ := $(foreach f,$(KEEP),$(basename $(f)).o)\n"
+        "MODE := $(if $(DEBUG),debug,release)\n"
+        "render: $(OBJ)\n\tnvcc -o $@ $^\n"
+        "%.o: %.cu\n\tnvcc -D$(MODE) -c $< -o $@\n";
+    const MakefileReading r = read_makefile(mk, kCourseFiles);
+    EXPECT_EQ(r.sources, (Names{"benchmark.cu", "cudaRenderer.cu"}));
+    EXPECT_EQ(r.cuda_command, (Names{"nvcc", "-Drelease", "-c", "benchmark.cu", "-o", "benchmark.o"}));
+}
+
+TEST(CourseLayout, ReadFromTheFrameworkHeaders) {
+    const std::string enum12 = "typedef enum { CIRCLE_RGB, BIG_LITTLE, LITTLE_BIG } SceneName;\n";
+    const std::string enum14 = "typedef enum { CIRCLE_RGB, LITTLE_BIG, CIRCLE_TEST_1M, MICRO_2M } SceneName;\n";
+    const LayoutGuess a = guess_layout(enum12 + "virtual void loadScene(SceneName name) = 0;", "");
+    EXPECT_EQ(a.layout, CourseLayout::A);
+    EXPECT_EQ(layout_label(a), "course layout A (about 2019-2022): no seeds, 12 scenes");
+    EXPECT_EQ(a.evidence, "your circleRenderer.h: 12 scenes, loadScene(SceneName)");
+    const LayoutGuess b = guess_layout(enum14 + "virtual void loadScene( SceneName name )=0;", "");
+    EXPECT_EQ(b.layout, CourseLayout::B);
+    EXPECT_EQ(layout_label(b), "course layout B (about 2023-2024): no seeds, 14 scenes");
+    const LayoutGuess c = guess_layout(enum14 + "// loadScene(SceneName name) was\nvirtual void loadScene(SceneName name,int seed=0)=0;", "");
+    EXPECT_EQ(c.layout, CourseLayout::C);
+    EXPECT_EQ(layout_label(c), "course layout C (October 2025 on): seeds, 14 scenes");
+    const LayoutGuess only_header = guess_layout("", "class CudaRenderer { void loadScene(SceneName name); };");
+    EXPECT_FALSE(only_header.seeds);
+    EXPECT_EQ(only_header.scenes, 14);
+    EXPECT_EQ(only_header.evidence, "your cudaRenderer.h: loadScene(SceneName) (no circleRenderer.h in the folder)");
+}
+
+TEST(CourseFolderFlags, TheMakefilesMeaningfulFlagsArePassedOn) {
+    std::vector<std::string> notes;
+    const Names cmd = {"/opt/cuda/bin/nvcc", "-ccbin=g++", "cudaRenderer.cu", "-O3", "-m64", "-arch", "sm_61",
+                       "-DBLOCK=256", "-D", "TILE=16", "--use_fast_math", "-I../common", "-Xptxas", "-v",
+                       "-std=c++11", "-c", "-o", "objs/cudaRenderer.o"};
+    EXPECT_EQ(makefile_nvcc_flags(cmd, "/home/s/render", notes),
+              (Names{"-O3", "-DBLOCK=256", "-D", "TILE=16", "--use_fast_math", "-I/home/s/common", "-Xptxas", "-v"}));
+    EXPECT_EQ(notes, (Names{"the Makefile's -arch sm_61 is not used: the harness builds for this machine's GPU",
+                            "the Makefile's nvcc flags -ccbin=g++ -std=c++11 are not used (the harness compiles with -O3 "
+                            "-std=c++17 into a shared library)"}));
+}
+
+TEST(BuildMessages, TheStudentsOwnErrorLeads) {
+    CourseFolder f;
+    f.dir = "/home/s/render";
+    f.layout = guess_layout("virtual void loadScene(SceneName name) = 0;", "");
+    const std::string out =
+        "harness/cr_student_entry.cu(118): error: object of abstract class type \"CudaRenderer\" is not allowed:\n"
+        "/home/s/render/cudaRenderer.cu(658): error: identifier \"foo\" is undefined\n";
+    std::string headline;
+    const std::string summary = explain_build_failure(out, f, headline);
+    EXPECT_EQ(headline, "/home/s/render/cudaRenderer.cu(658): error: identifier \"foo\" is undefined");
+    EXPECT_EQ(summary.rfind("First error in your files:\n  /home/s/render/cudaRenderer.cu(658)", 0), 0u) << summary;
+}
+
+TEST(BuildMessages, AnEntryErrorSaysWhatTheHarnessExpectedAndTheLayout) {
+    CourseFolder f;
+    f.dir = "/home/s/render";
+    f.layout = guess_layout("typedef enum { CIRCLE_RGB } SceneName;\nvirtual void loadScene(SceneName name) = 0;", "");
+    std::string headline;
+    const std::string summary = explain_build_failure(
+        "harness/cr_student_entry.cu(118): error: object of abstract class type \"CudaRenderer\" is not allowed:\n", f,
+        headline);
+    EXPECT_EQ(headline,
+              "your class CudaRenderer does not implement every pure virtual member that your circleRenderer.h "
+              "declares; the harness read your folder as course layout A (about 2019-2022): no seeds, 12 scenes (your "
+              "circleRenderer.h: 12 scenes, loadScene(SceneName)) and calls a public default constructor and "
+              "getImage(), setup(), loadScene(SceneName), allocOutputImage(int, int), clearImage(), "
+              "advanceAnimation(), render()");
+    EXPECT_EQ(summary.find("cr_student_entry.cu(118): error"), std::string::npos) << "the raw entry line leads: " << summary;
+}
+
+std::string fixture(const std::string& name) { return fixture_root() + "/" + name; }
+
+TEST(CourseFolder, EachLayoutFixtureIsReadAsItsCourseBuildsIt) {
+    const CourseFolder a = read_course_folder(fixture("layout_a"));
+    EXPECT_EQ(a.layout.layout, CourseLayout::A);
+    EXPECT_TRUE(a.makefile_used);
+    EXPECT_EQ(a.compiled, Names{"cudaRenderer.cu"});
+    Names replaced;
+    for (const auto& r : a.replaced) replaced.push_back(r.name);
+    EXPECT_EQ(replaced, (Names{"benchmark.cpp", "display.cpp", "main.cpp", "noise.cpp", "ppm.cpp", "refRenderer.cpp",
+                               "sceneLoader.cpp", "platformgl.h"}));
+    EXPECT_EQ(a.from_project, Names{});
+    EXPECT_EQ(a.nvcc_flags, Names{"-O3"});
+
+    const CourseFolder b = read_course_folder(fixture("layout_b"));
+    EXPECT_EQ(b.layout.layout, CourseLayout::B);
+    EXPECT_EQ(b.reading.goal, "all");
+    EXPECT_EQ(b.not_built, (Names{"cudaRenderer_old.cu", "display.cpp"}));
+    EXPECT_EQ(b.include_aliases, (std::vector<std::pair<std::string, std::string>>{{"CycleTimer.h", "cycleTimer.h"}}));
+
+    const CourseFolder c = read_course_folder(fixture("layout_c"));
+    EXPECT_EQ(c.layout.layout, CourseLayout::C);
+    EXPECT_EQ(c.nvcc_flags, (Names{"-O3", "-DFIXTURE_MAKEFILE_DEFINE=1"}));
+    EXPECT_EQ(c.snow_par, "");
+    EXPECT_TRUE(c.reference_binaries.empty());
+}
+
+TEST(CourseFolder, WithoutAMakefileTodaysRuleHolds) {
+    const CourseFolder f = read_course_folder(fixture("racy"));
+    EXPECT_FALSE(f.makefile_used);
+    EXPECT_EQ(f.compiled, Names{"cudaRenderer.cu"});
+    EXPECT_EQ(f.headers, (Names{"cudaRenderer.h", "fixture_kernels.cu_inl"}));
+    EXPECT_EQ(f.layout.layout, CourseLayout::C);
+}
+
+BuildOptions fixture_build(const std::string& dir) {
+    BuildOptions o;
+    o.dir = dir;
+    o.cache_root = fixture_cache_root();
+    return o;
+}
+
+TEST(CourseFolderBuild, EveryLayoutFixtureBuilds) {
+    REQUIRE_NVCC();
+    for (const char* name : {"layout_a", "layout_b", "layout_c"}) {
+        SCOPED_TRACE(name);
+        try {
+            const BuildResult r = build_student(fixture_build(fixture(name)));
+            EXPECT_TRUE(fs::exists(r.library));
+            if (std::string(name) == "layout_b") EXPECT_EQ(r.crlf.size(), 14u);
+        } catch (const BuildError& e) {
+            FAIL() << e.what() << "\n" << e.messages;
+        }
+    }
+}
+
+TEST(CourseFolderBuild, AClassThatDoesNotMatchItsLayoutIsExplained) {
+    REQUIRE_NVCC();
+    const fs::path dir = fs::path(fixture_root()) / "../student-layout-mismatch";
+    fs::remove_all(dir);
+    fs::copy(fixture("layout_a"), dir);
+    {  // the class declares layout C's loadScene while its circleRenderer.h is layout A's
+        std::ifstream in(dir / "cudaRenderer.h");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        text.replace(text.find("void loadScene(SceneName name);"), 31, "void loadScene(SceneName name, int s);");
+        std::ofstream(dir / "cudaRenderer.h") << text;
+    }
+    try {
+        build_student(fixture_build(dir.string()));
+        FAIL() << "the mismatched folder built";
+    } catch (const BuildError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(dir.lexically_normal().string() + "/cudaRenderer.cu("), std::string::npos) << what;
+        EXPECT_EQ(e.messages.rfind("First error in your files:", 0), 0u) << e.messages;
+        EXPECT_NE(e.messages.find("course layout A (about 2019-2022): no seeds, 12 scenes"), std::string::npos)
+            << e.messages;
+    }
+}
+
+// The harness's whole path without a GPU: the host-only renderer of each
+// layout (tests/students/host_only, drawing on the CPU inside the student's
+// library) run in the worker with CR_STUDENT_NO_CUDA_SYNC. Layout A's
+// renderer has no seed and its enum stops at LITTLE_BIG, its Image has
+// members before `width`; B is CRLF with "CycleTimer.h" naming cycleTimer.h.
+class HostOnlyLayouts : public ::testing::Test {
+protected:
+    void SetUp() override { setenv("CR_STUDENT_NO_CUDA_SYNC", "1", 1); }
+    void TearDown() override { unsetenv("CR_STUDENT_NO_CUDA_SYNC"); }
+
+    std::unique_ptr<StudentRenderer> renderer(const std::string& name) {
+        StudentOptions so;
+        so.library = build_student(fixture_build(fixture(name))).library;
+        return std::make_unique<StudentRenderer>(so);
+    }
+};
+
+Image cpuref_frame(const Scene& s, int w, int h) {
+    auto ref = make_renderer("cpuref");
+    return render_last_frame(*ref, s, w, h, 1);
+}
+
+TEST_F(HostOnlyLayouts, EachLayoutDrawsTheScenesAndSeedsItIsAskedFor) {
+    REQUIRE_NVCC();
+    for (const char* name : {"host_a", "host_b", "host_c"}) {
+        SCOPED_TRACE(name);
+        auto r = renderer(name);
+        for (const auto& [scene, seed, w, h] : {std::tuple{"rgb", 0u, 64, 64}, std::tuple{"rand10k", 7u, 100, 60},
+                                                std::tuple{"pattern", 0u, 64, 64}, std::tuple{"rand1M", 0u, 24, 24},
+                                                std::tuple{"micro2M", 3u, 16, 16}}) {
+            const Scene s = make_scene(scene, seed);
+            const Image img = render_frames(*r, s, w, h, 1);
+            const CompareStats st = compare_images(img, cpuref_frame(s, w, h));
+            EXPECT_TRUE(st.pass) << scene << " seed " << seed << ": " << describe(st);
+            EXPECT_EQ(st.max_abs_error, 0.0) << scene;
+        }
+        const Image seed0 = render_frames(*r, make_scene("rand10k", 0), 100, 60, 1);
+        const Image seed7 = render_frames(*r, make_scene("rand10k", 7), 100, 60, 1);
+        EXPECT_FALSE(compare_images(seed0, seed7).pass) << "seed 7 drew the circles of seed 0";
+    }
+}
+
+TEST_F(HostOnlyLayouts, EveryCourseTimingRunIsAFreshWorkerProcess) {
+    REQUIRE_NVCC();
+    auto r = renderer("host_c");
+    const Scene s = make_scene("rgb", 0);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(run_course_process(*r, s, 64, 64, FrameRange{0, 4}, "").counted, 4);
+    std::ifstream log(r->log_path());
+    std::set<std::string> workers;
+    int setups = 0;
+    for (std::string line; std::getline(log, line);)
+        if (line.rfind("--- harness: setup 64x64, scene rgb", 0) == 0) {
+            ++setups;
+            workers.insert(line.substr(line.rfind(' ') + 1));
+        }
+    EXPECT_EQ(setups, 3);
+    EXPECT_EQ(workers.size(), 3u) << "a timing run reused a warm worker";
+}
+
+TEST_F(HostOnlyLayouts, ANonSquareImageIsReadThroughTheStudentsOwnImage) {
+    REQUIRE_NVCC();
+    auto r = renderer("host_a");  // its Image has a long long before width: a misread would show here
+    r->setup(make_scene("rgb", 0), 33, 17);
+    r->clear();
+    r->render();
+    const Image& img = r->image();
+    EXPECT_EQ(img.width, 33);
+    EXPECT_EQ(img.height, 17);
+}
+
+}  // namespace
+}  // namespace cr::student
