@@ -10,12 +10,17 @@
 #                               GPU the panel says the student's renderer cannot
 #                               run here and the reference keeps running; with
 #                               one its image appears and matches cpuref.
+#   workbench_test.sh layouts   folders of course layouts A and B (the host-only
+#                               renderers of tests/students, assembled in $FIXTURES):
+#                               each builds as its Makefile says and, run without a
+#                               GPU (CR_STUDENT_NO_CUDA_SYNC), draws what cpuref does.
 #   workbench_test.sh gpu       rebuild (a GPU required: exit 77 without), then
 #                               racy (mismatches, pause at the first, the
 #                               inspector's story of a pixel), out_of_bounds (a
 #                               crash named, the reference keeps running), hang.
 #
 # Environment: APP (circle-renderer), CHECKER (gui_shot_check; optional),
+# FIXTURES (the assembled fixtures, tests/students of the build tree; layouts mode),
 # WORK (a scratch folder; emptied), SRC (the repository root, default: this
 # script's parent), RUN (a command prefix that gives a display, e.g.
 # "xvfb-run -a -s '-screen 0 1280x800x24'"; empty when DISPLAY is set),
@@ -156,6 +161,27 @@ standin_without_gpu() {
         --panel-width 430 || fail "gui_shot_check (the stand-in's frame 1:1)"; }
 }
 
+# ---------------------------------------------------------------- layouts
+# A layout-A folder (no seed, 12 scenes, an Image with members of its own)
+# and a layout-B folder (CRLF, "CycleTimer.h" naming cycleTimer.h) open in
+# the workbench: built as their Makefiles say, their frames compared.
+layouts() {
+    local f out
+    for f in host_a host_b; do
+        cp -r "${FIXTURES:?set FIXTURES to the assembled tests/students}/$f" "$WORK/$f"
+        out=$WORK/$f.txt
+        CR_GUI_STUDENT_WITHOUT_GPU=1 CR_STUDENT_NO_CUDA_SYNC=1 app "$out" --student "$WORK/$f" --until-builds 1 \
+            --renderer cpu --scene rand10k --size 128 --compare student
+        finish 300
+        show "$out"
+        grep -q "no nvcc" "$out" && { echo "SKIP: no nvcc here"; exit 77; }
+        [ "$APP_RC" = 0 ] || fail "$f: exit $APP_RC"
+        want "$out" "workbench: ready: the student's renderer runs from the next frame"
+        grep -qE "^workbench: last student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4 \(strict\), 0 beyond 0.1 \(course\): PASS$" \
+            "$out" || fail "$f: no passing comparison"
+    done
+}
+
 # ---------------------------------------------------------------- gpu only
 racy() {
     local out=$WORK/racy.txt
@@ -198,6 +224,12 @@ faults() {
 if [ "$MODE" = gpu ]; then  # a GPU renderer without a GPU exits 3 before any window
     DISPLAY='' "$APP" --renderer tiled --frames 1 > /dev/null 2>&1
     [ $? = 3 ] && { echo "SKIP: no usable GPU here"; exit 77; }
+fi
+if [ "$MODE" = layouts ]; then
+    layouts
+    if [ $FAILS -ne 0 ]; then echo "workbench test ($MODE): $FAILS failure(s)"; exit 1; fi
+    echo "workbench test ($MODE): PASS"
+    exit 0
 fi
 rebuild
 if [ "$MODE" = gpu ]; then

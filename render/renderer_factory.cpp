@@ -128,8 +128,8 @@ std::unique_ptr<Renderer> make_live_reference(const std::string& checked) {
 }
 
 std::string live_reference_label(const std::string& checked) {
-    if (checked == "cpu") return "cpuref";
-    return "cpuref (drawn by the multi-core 'cpu' renderer, bit-identical to it)";
+    if (checked == "cpu") return "cpuref (live)";
+    return "cpuref (live, drawn by the multi-core 'cpu' renderer, bit-identical to cpuref)";
 }
 
 long long count_blends(const Scene& s, int w, int h) {

@@ -76,8 +76,9 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name, const RendererC
 /// renderer is never checked against itself.
 std::unique_ptr<Renderer> make_live_reference(const std::string& checked = "");
 
-/// How reports name the live reference: "cpuref (drawn by the multi-core
-/// 'cpu' renderer, bit-identical to it)", or "cpuref" when it is cpuref.
+/// How reports name the live reference: "cpuref (live, drawn by the
+/// multi-core 'cpu' renderer, bit-identical to cpuref)", or "cpuref (live)"
+/// when it is cpuref itself.
 std::string live_reference_label(const std::string& checked = "");
 
 /// Exact sum over circles of the pixels each covers (the blends a frame

@@ -9,6 +9,12 @@
 #                ftb, and one bench of tiled, persistent and ftb
 #   PART=measure benchmarks, the student-vs-course-like-loop timing, and
 #                render profile tables for docs/PROFILING.md and docs/KERNELS.md
+#   PART=students every course layout's fixture built (--build-only, timed), the
+#                student GPU tests, each layout's --check on the 8 scored scenes at
+#                1024, the `fast` fixture graded (wall time), --check wall times;
+#                with COURSE=DIR (a folder of binaries made outside the project, see
+#                docs/STUDENTS.md, "Comparing with the course's own procedure"), the
+#                course's procedure (scripts/course_procedure.py) on the same code
 # Expects the binaries (and libgomp, libstb) in .dev/, the assembled student
 # fixtures in .dev/students; logs go to $OUT (one archive, logs.tgz, plus a summary).
 set -u
@@ -112,10 +118,41 @@ part_final() {
   grep -E '^(rand100k|biglittle|rand1M|micro2M|snowsingle) +ftb' "$L/bench_final.txt" | grep '=' | tee -a "$OUT/summary.txt"
 }
 
+part_students() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  export CR_STUDENT_CACHE=$PWD/.dev/student-cache
+  local scored="rgb rand10k rand100k pattern snowsingle biglittle rand1M micro2M" f s s0
+  for f in layout_a layout_b layout_c fast correct host_a compile_error; do
+    s0=$(date +%s.%N); $R --student $F/$f --build-only > "$L/build_$f.txt" 2>&1
+    say "build $f rc=$? $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'layout:' "$L/build_$f.txt")"
+  done
+  timeout 330 ./.dev/gpu_tests --gtest_filter='GpuStudent.*' --gtest_brief=1 > "$L/gpu_students.txt" 2>&1
+  say "gpu_tests GpuStudent.* rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_students.txt" | tr '\n' ' ')"
+  for f in layout_a layout_b layout_c fast; do for s in $scored; do
+    timeout 120 $R --student $F/$f --scene $s --check > "$L/check_${f}_$s.txt" 2>&1; echo "$f $s rc=$? $(tail -n 1 "$L/check_${f}_$s.txt")"
+  done; done > "$L/layout_checks.txt"
+  say "layout --check at 1024: $(grep -c 'rc=0 PASS' "$L/layout_checks.txt") of $(wc -l < "$L/layout_checks.txt") PASS"
+  grep -v 'rc=0 PASS' "$L/layout_checks.txt" | tee -a "$OUT/summary.txt"
+  local g=/tmp/grade-fast; rm -rf $g; cp -r $F/fast $g
+  if [ -n "${COURSE:-}" ]; then cp "$COURSE/snow.par" "$COURSE/render_ref_x86" $g/; export LD_LIBRARY_PATH=$COURSE/lib:$LD_LIBRARY_PATH; fi
+  s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --json "$L/grade_fast.json" > "$L/grade_fast.txt" 2>&1
+  say "grade fast rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))")"; grep -E '^\|' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
+  if [ -n "${COURSE:-}" ]; then
+    mkdir -p /tmp/course-procedure && cp "$COURSE/snow.par" /tmp/course-procedure/
+    timeout 300 python3 scripts/course_procedure.py "$COURSE/course_fast" "$COURSE/render_ref_x86" /tmp/course-procedure > "$L/course_procedure.txt" 2>&1
+    say "course procedure rc=$?"; cat "$L/course_procedure.txt" >> "$OUT/summary.txt"
+  fi
+  for s in biglittle rand1M; do
+    s0=$(date +%s.%N); $R -r tiled --scene $s --check > "$L/tiled_check_$s.txt" 2>&1
+    say "tiled --check $s rc=$? wall $(python3 -c "print('%.2f s' % ($(date +%s.%N) - $s0))") $(tail -n 1 "$L/tiled_check_$s.txt")"
+  done
+}
+
 case "${PART:-check}" in
   final) part_final ;;
   tests) part_tests ;;
   check) part_check ;;
   measure) part_measure ;;
+  students) part_students ;;
 esac
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

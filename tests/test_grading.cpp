@@ -112,8 +112,9 @@ TEST(LiveReference, IsTheMultiCoreRendererExceptForItself) {
     EXPECT_EQ(make_live_reference()->name(), "cpu");
     EXPECT_EQ(make_live_reference("tiled")->name(), "cpu");
     EXPECT_EQ(make_live_reference("cpu")->name(), "cpuref");
-    EXPECT_EQ(live_reference_label("student"), "cpuref (drawn by the multi-core 'cpu' renderer, bit-identical to it)");
-    EXPECT_EQ(live_reference_label("cpu"), "cpuref");
+    EXPECT_EQ(live_reference_label("student"),
+              "cpuref (live, drawn by the multi-core 'cpu' renderer, bit-identical to cpuref)");
+    EXPECT_EQ(live_reference_label("cpu"), "cpuref (live)");
 }
 
 TEST(PixelStory, RgbCenterBlendsRedGreenBlueInOrder) {

@@ -134,7 +134,7 @@ bool check_live(Renderer& r, const Scene& scene, const RenderArgs& a, const Rend
         std::fprintf(out, "Check vs cpuref (live): cpuref compared with itself, identical by construction; "
                           "the stored reference image is the meaningful check\n");
     else
-        std::fprintf(out, "Check vs %s (live): %s\n  %s\n", live_reference_label(r.name()).c_str(),
+        std::fprintf(out, "Check vs %s: %s\n  %s\n", live_reference_label(r.name()).c_str(),
                      st.pass ? "PASS" : "FAIL", describe(st).c_str());
     if (!self && !st.pass && st.same_size)  // which pixels, and why: the circles over the first one
         std::fputs(describe_mismatches(mine, ref, p.tolerance, st.mismatches_custom, scene_at_frame(scene, p.range.end))
