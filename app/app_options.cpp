@@ -63,7 +63,7 @@ struct RawOptions {
 void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_option("--student", o.student, "Build and run your course render/ folder beside the reference (rebuilt on save)");
     cli.add_option("--student-timeout", raw.student_timeout,
-                   "Seconds a call of your renderer may take before it counts as a hang (default 5)");
+                   "With --student: seconds a call of your renderer may take before it counts as a hang (default 30)");
     cli.add_option("--student-arch", o.student_arch,
                    "nvcc -gencode flags for your build (default: the local GPU's, else sm_75..sm_90)");
     cli.add_option("--until-builds", raw.until_builds,
@@ -85,12 +85,13 @@ void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_option("--particles", o.particles,
                    "snowsingle (the default with this option): read the flakes from this .par file instead of ./snow.par");
     cli.add_option("-r,--renderer", o.renderer,
-                   "cpuref, cpu, naive, tiled (= cuda), persistent, unordered; default: tiled with a GPU, else cpu "
-                   "(a GPU renderer without a GPU: exit 3)");
+                   cr::renderer_names_help() + "; default: tiled with a GPU, else cpu (a GPU renderer without a "
+                   "GPU: exit 3)");
     cli.add_option("-s,--size", raw.size, "Render size N (NxN), WxH (each 1..16384) or 'window' (default 1024)");
     cli.add_option("-S,--seed", raw.seed, "Random seed of the random scenes (default 0)");
     cli.add_option("--frames", raw.frames, "Quit after N frames (N >= 1); print FPS and mean stage times");
-    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (image drawn 1:1)");
+    cli.add_option("--screenshot", o.screenshot, "With --frames: at the end, save the window as this PNG (the image drawn 1:1 when it fits the window, "
+                   "else scaled to fit)");
     cli.add_option("--dump-frame", o.dump_frame, "With --frames: at the end, save the last rendered frame as this PNG");
     cli.add_flag("--no-vsync", raw.no_vsync, "Do not wait for the display's refresh");
     cli.add_option("--window-width", o.window_width, "Initial window width (default 1280)")
@@ -157,6 +158,8 @@ double parse_positive(const std::string& text, const char* option, double lo, do
 /// Checks the workbench's options.
 void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!o.student.empty()) cr::student::check_student_folder(o.student);  // the build's own check, at start
+    if (!raw.student_timeout.empty() && o.student.empty())
+        throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))

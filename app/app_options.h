@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "render/renderer_factory.h"
 #include "render/scene_source.h"
 
 namespace cr::app {
@@ -43,7 +44,7 @@ struct AppOptions {
 
     // ---- the student's workbench (docs/GUI.md) -----------------------------
     std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)
-    double student_timeout_s = 5;   ///< --student-timeout: a student call taking longer is a hang
+    double student_timeout_s = cr::kDefaultStudentTimeout;  ///< --student-timeout: a student call taking longer is a hang
     std::string student_arch;       ///< --student-arch: nvcc -gencode flags ("" = the harness's default)
     /// --until-builds K (with --frames): end the run once K builds have
     /// finished and the window drew kFramesAfterBuilds more frames.

@@ -151,7 +151,7 @@ void scene_section(Session& s, ViewState& v) {
 
 void renderer_section(Session& s, ViewState& v) {
     const auto infos = switchable_renderers();
-    if (ImGui::BeginTable("renderers", 3)) {
+    if (ImGui::BeginTable("renderers", 2)) {  // two columns: "7 unordered (demo)" is never cut off
         for (size_t i = 0; i < infos.size(); ++i) {
             const RendererInfo& info = infos[i];
             const bool off = info.needs_gpu && !v.cuda_ok;
@@ -190,7 +190,9 @@ void playback_section(Session& s, ViewState& v) {
     }
     ImGui::Checkbox("vsync", &v.vsync);
     ImGui::SameLine();
-    ImGui::Checkbox("1:1 pixels", &v.pixel_exact);
+    ImGui::Checkbox("1:1 when it fits", &v.pixel_exact);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Draw the image unscaled when it fits the window; a larger one is scaled to fit (or zoom to 1:1)");
     ImGui::SameLine();
     ImGui::TextDisabled("drawn %s", drawn_scale_label(v.drawn_scale, v.zoom.zoom != 1).c_str());
 }

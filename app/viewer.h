@@ -39,7 +39,9 @@ struct FrameGeometry {
 /// One image drawn in the image area: the reference's, the student's, or
 /// the student's with its difference from the reference over it.
 struct Pane {
-    enum class Kind { Reference, Student, StudentDiff };
+    /// Placeholder: side by side with a student folder loaded but no
+    /// student frame yet (building, failed, cannot run here): the status.
+    enum class Kind { Reference, Student, StudentDiff, Placeholder };
     Kind kind = Kind::Reference;
     PixelRect area;  ///< the part of the image area it owns
     PixelRect rect;  ///< where the image is drawn (zoomed: may reach beyond `area`)
@@ -101,6 +103,9 @@ private:
     void draw_pane(const Pane& p) const;
     /// Pane labels and the inspected pixel's marker (ImGui foreground).
     void draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& panes) const;
+    /// The placeholder pane: a frame and the workbench's status in its middle.
+    template <class ToWin>
+    void draw_placeholder(ImDrawList* dl, const Pane& p, const ToWin& to_win) const;
     /// True when an automated run has reached its end.
     bool automated_run_done();
     /// At the end of a --frames run: screenshot, frame dumps, summary.

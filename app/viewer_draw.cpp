@@ -54,6 +54,20 @@ void Viewer::update_student_texture() {
     overlays_.student_version = lane.image_version();
 }
 
+namespace {
+
+/// A diff heat map as an overlay texture: the heat map's colours where the
+/// images differ, transparent where they are equal (black in the heat map),
+/// so that a passing frame shows the image itself under the overlay.
+std::vector<uint8_t> diff_overlay_rgba8(const Image& heat) {
+    std::vector<uint8_t> px = to_rgb8_top_down(heat, /*with_alpha=*/true);
+    for (size_t i = 0; i + 3 < px.size(); i += 4)
+        if (px[i] == 0 && px[i + 1] == 0 && px[i + 2] == 0) px[i + 3] = 0;
+    return px;
+}
+
+}  // namespace
+
 void Viewer::update_student_diff() {
     const StudentLane& lane = bench_.lane();
     const Image& img = lane.image();
@@ -66,7 +80,7 @@ void Viewer::update_student_diff() {
         const Image& ref = session_.renderer()->image();
         if (ref.width != img.width || ref.height != img.height) return;
         const Image heat = diff_heatmap(img, ref, kStrictTolerance);
-        overlays_.student_diff_tex.set(to_rgb8_top_down(heat, true), heat.width, heat.height);
+        overlays_.student_diff_tex.set(diff_overlay_rgba8(heat), heat.width, heat.height);
         overlays_.student_diff_version = lane.image_version();
     } catch (const std::exception& e) {
         session_.renderer_failed(e);
@@ -84,7 +98,7 @@ void Viewer::update_textures() {
     }
     if (view_.show_diff && session_.check().valid && session_.check().version != overlays_.diff_version) {
         const Image& h = session_.check().heatmap;
-        overlays_.diff_tex.set(to_rgb8_top_down(h, /*with_alpha=*/true), h.width, h.height);
+        overlays_.diff_tex.set(diff_overlay_rgba8(h), h.width, h.height);
         overlays_.diff_version = session_.check().version;
     }
     if (view_.show_tiles &&
@@ -108,14 +122,18 @@ std::vector<Pane> Viewer::layout(const FrameGeometry& g) const {
         p.rect = place_image(area, p.width, p.height, view_.pixel_exact, view_.zoom);
         panes.push_back(p);
     };
-    if (!student || view_.compare_view == CompareView::Reference) {
+    const bool waiting = !student && !bench_.folder().empty() && view_.compare_view == CompareView::SideBySide;
+    const int half = (g.area.w - 4) / 2;
+    if (waiting) {  // the student's half says why it is empty
+        add(Pane::Kind::Reference, PixelRect{g.area.x, g.area.y, half, g.area.h});
+        panes.push_back(Pane{Pane::Kind::Placeholder, PixelRect{g.area.x + g.area.w - half, g.area.y, half, g.area.h}});
+    } else if (!student || view_.compare_view == CompareView::Reference) {
         add(Pane::Kind::Reference, g.area);
     } else if (view_.compare_view == CompareView::Student) {
         add(Pane::Kind::Student, g.area);
     } else if (view_.compare_view == CompareView::Diff) {
         add(Pane::Kind::StudentDiff, g.area);
     } else {
-        const int half = (g.area.w - 4) / 2;
         add(Pane::Kind::Reference, PixelRect{g.area.x, g.area.y, half, g.area.h});
         add(Pane::Kind::Student, PixelRect{g.area.x + g.area.w - half, g.area.y, half, g.area.h});
     }
@@ -129,7 +147,9 @@ void Viewer::handle_mouse(const FrameGeometry& g) {
     const std::vector<Pane> panes = layout(g);
     const Pane* hit = nullptr;
     for (const Pane& p : panes)
-        if (fx >= p.area.x && fx < p.area.x + p.area.w && fy >= p.area.y && fy < p.area.y + p.area.h) hit = &p;
+        if (p.kind != Pane::Kind::Placeholder && fx >= p.area.x && fx < p.area.x + p.area.w && fy >= p.area.y &&
+            fy < p.area.y + p.area.h)
+            hit = &p;
     const bool free = !io.WantCaptureMouse && io.MousePos.x >= 0;
     if (free && hit && io.MouseWheel != 0)
         zoom_at(view_.zoom, hit->area, hit->width, hit->height, view_.pixel_exact, std::pow(1.25, io.MouseWheel), fx, fy);
@@ -165,6 +185,7 @@ void Viewer::apply_zoom_requests(const Pane& p) {
 }
 
 void Viewer::draw_pane(const Pane& p) const {
+    if (p.kind == Pane::Kind::Placeholder) return;  // its text is drawn with the marks
     const bool student = p.kind != Pane::Kind::Reference;
     const GLuint tex = student ? overlays_.student_tex.texture() : display_.texture();
     if (!tex) return;
@@ -200,6 +221,17 @@ void Viewer::draw_pane(const Pane& p) const {
     }
 }
 
+template <class ToWin>
+void Viewer::draw_placeholder(ImDrawList* dl, const Pane& p, const ToWin& to_win) const {
+    const std::string text = "your renderer: " + bench_.status_line();
+    const ImVec2 a = to_win(p.area.x, p.area.y + p.area.h), b = to_win(p.area.x + p.area.w, p.area.y);
+    dl->AddRect(ImVec2(a.x + 2, a.y + 2), ImVec2(b.x - 2, b.y - 2), IM_COL32(120, 120, 120, 255), 0.f, 0, 1.f);
+    const float wrap = std::max(40.f, b.x - a.x - 24);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+    const ImVec2 at((a.x + b.x - size.x) / 2, (a.y + b.y - size.y) / 2);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, IM_COL32(220, 220, 220, 255), text.c_str(), nullptr, wrap);
+}
+
 void Viewer::draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& panes) const {
     ImDrawList* dl = ImGui::GetForegroundDrawList();
     const float s = static_cast<float>(g.fb_w) / static_cast<float>(g.win_w);
@@ -207,6 +239,10 @@ void Viewer::draw_pane_marks(const FrameGeometry& g, const std::vector<Pane>& pa
     const bool labels = panes.size() > 1 || panes.front().kind != Pane::Kind::Reference;
     const Inspection& in = inspector_.result();
     for (const Pane& p : panes) {
+        if (p.kind == Pane::Kind::Placeholder) {
+            draw_placeholder(dl, p, to_win);
+            continue;
+        }
         if (labels) {
             const bool stopped = bench_.lane().state() == StudentLane::State::Faulted;
             const std::string text = p.kind == Pane::Kind::Reference ? "reference: " + session_.renderer_name()

@@ -27,6 +27,18 @@ const std::vector<RendererInfo>& renderer_infos() {
     return infos;
 }
 
+std::string renderer_names_help() {
+    std::string out;
+    for (const auto& i : renderer_infos()) {
+        std::string name = i.name;
+        if (name == "tiled") name += " (= cuda)";
+        if (i.incorrect_by_design) name += " (demo, incorrect)";
+        if (name == "student") name += " (your renderer: --student DIR)";
+        out += (out.empty() ? "" : ", ") + name;
+    }
+    return out;
+}
+
 bool cuda_built() { return CR_HAVE_CUDA != 0; }
 
 /// The message for a GPU renderer in a build without CUDA.
@@ -75,7 +87,10 @@ std::string renderer_unavailable_reason(const std::string& name_in) {
 
 std::string renderer_unavailable(const std::string& name_in) {
     const std::string why = renderer_unavailable_reason(name_in);
-    return why.empty() ? "" : "renderer '" + canonical_renderer_name(name_in) + "' needs a CUDA GPU: " + why;
+    if (why.empty()) return "";
+    const std::string name = canonical_renderer_name(name_in);
+    const std::string said = name == name_in ? "'" + name + "'" : "'" + name_in + "' (= " + name + ")";
+    return "renderer " + said + " needs a CUDA GPU: " + why;
 }
 
 namespace {
@@ -109,7 +124,7 @@ std::unique_ptr<Renderer> make_renderer(const std::string& name_in, const Render
     if (name == "cpuref") return std::make_unique<CpuRefRenderer>();
     if (name == "cpu") return std::make_unique<CpuParallelRenderer>();
     if (name == "student") return make_student_renderer(ctx);
-    const std::string why = renderer_unavailable(name);
+    const std::string why = renderer_unavailable(name_in);  // in the words the user typed (cuda = tiled)
     if (!why.empty()) throw NoCudaDeviceError(why + "; use --renderer cpu or cpuref");
 #if CR_HAVE_CUDA
     const KernelKind kind = name == "naive"        ? KernelKind::Naive

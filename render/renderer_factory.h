@@ -23,6 +23,15 @@ struct RendererInfo {
 /// are listed also in a build without CUDA: make_renderer then refuses them).
 const std::vector<RendererInfo>& renderer_infos();
 
+/// The renderers for --help, from renderer_infos(): "cpuref, cpu, naive,
+/// tiled (= cuda), persistent, ftb, unordered (demo, incorrect), student
+/// (your renderer: --student DIR)".
+std::string renderer_names_help();
+
+/// Seconds a call of a student's renderer may take before it counts as a
+/// hang, the default of `render`, `render bench`, `render grade` and the GUI.
+constexpr double kDefaultStudentTimeout = 30;
+
 /// True when this build has the CUDA renderers (nvcc found at configure time).
 bool cuda_built();
 
@@ -53,7 +62,7 @@ std::string renderer_unavailable(const std::string& name);
 /// What some renderers need beyond their name.
 struct RendererContext {
     std::string student_dir;          ///< renderer "student": the student's course render/ folder
-    double student_timeout_s = 30;    ///< longest a student's call may take
+    double student_timeout_s = kDefaultStudentTimeout;  ///< longest a student's call may take
     /// Called once the student's library is ready, with a line saying where
     /// the build is (and whether it came from the cache) and where the
     /// student's own output goes.

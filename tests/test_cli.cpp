@@ -120,6 +120,37 @@ TEST_F(Cli, UnknownRendererExit2) {
     EXPECT_CONTAINS(r.err, "cpuref");
 }
 
+TEST_F(Cli, TheCourseNameOfAGpuRendererIsSaidAsTyped) {
+    std::string why;
+    if (cr::cuda_device_available(&why)) GTEST_SKIP() << "a CUDA device is present";
+    const CmdResult r = render("--scene rgb -r cuda -s 16");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_EQ(r.err, "render: renderer 'cuda' (= tiled) needs a CUDA GPU: " + why + "; use --renderer cpu or cpuref\n");
+}
+
+TEST_F(Cli, HelpListsEveryRenderer) {
+    const CmdResult r = render("--help");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_CONTAINS(r.out, "cpuref, cpu, naive, tiled (= cuda), persistent, ftb, unordered (demo, incorrect), student "
+                           "(your renderer: --student DIR)");
+}
+
+TEST_F(Cli, AFolderAsFilePrefixIsRefused) {
+    const CmdResult r = render("rgb -r cpu -s 8 -f '" + dir + "/'");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_EQ(r.err, "render: --file '" + dir + "/' names a folder: give a file prefix, e.g. " + dir + "/frame (writes " +
+                         dir + "/frame_0000.png)\n");
+    EXPECT_FALSE(exists(dir + "/_0000.png")) << "a nameless frame file was written";
+}
+
+TEST_F(Cli, StudentTimeoutWithoutStudentIsRefused) {
+    const CmdResult r = render("--scene rgb -r cpu -s 8 --student-timeout 5");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_EQ(r.err, "render: --student-timeout goes with --student DIR (the time limit of your renderer's calls)\n");
+    const CmdResult b = render("bench --scenes rgb --renderers cpu --size 8 --student-timeout 5");
+    EXPECT_EQ(b.code, 2) << b.out << b.err;
+}
+
 TEST_F(Cli, GpuRendererWithoutGpuExit3) {
     std::string why;
     if (cr::cuda_device_available(&why)) GTEST_SKIP() << "a CUDA device is present";

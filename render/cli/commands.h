@@ -18,7 +18,7 @@ struct RenderArgs {
     std::string scene, scene_pos, scene_file, particles, renderer, size = "1024", seed = "0", frames = "0:1";
     std::string file_prefix, format = "png", diff_path, json_path, tolerance = "strict", reference_dir;
     std::string student_dir;              ///< --student DIR: run the student's renderer (renderer "student")
-    std::string student_timeout = "30";   ///< seconds a student's call may take
+    std::string student_timeout;          ///< seconds a student's call may take ("" = kDefaultStudentTimeout)
     std::string timing = "events";        ///< events or course (our renderers; the student's is always course)
     bool check = false, interactive = false, list = false, build_only = false;
     bool profile_range = false;           ///< hidden: profile the counted frames (render profile's child run)
@@ -77,7 +77,7 @@ struct BenchArgs {
     int repeat = 5;
     bool check = true;
     std::string json_path, csv_path, compare_path;
-    std::string student_dir, student_timeout = "30";  ///< the `student` renderer's folder and time limit
+    std::string student_dir, student_timeout;  ///< the `student` renderer's folder and time limit ("" = the default)
     TimingMethod timing = TimingMethod::Events;      ///< our renderers' timing method (--timing)
 };
 
@@ -106,7 +106,7 @@ struct GradeArgs {
     std::string reference;               ///< --reference PATH: the course's render_ref ("" = DIR/render_ref if it runs)
     std::string seed;                    ///< --seed S: the correctness seeds' generator ("" = random)
     std::string json_path;
-    std::string student_timeout = "30";
+    std::string student_timeout;  ///< "" = kDefaultStudentTimeout
 };
 
 /// Runs `render grade` (render/cli/grade.cpp); returns 0 once graded.

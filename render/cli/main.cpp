@@ -84,8 +84,8 @@ void add_render_options(CLI::App& app, CommandLine& c) {
                                        "bouncingballs fireworks hypnosis snow snowsingle rand10M");
     app.add_option("--scene-file", a.scene_file, "Load circles from a scene file, or a .par particle file (docs/SCENE_FORMAT.md)");
     app.add_option("--particles", a.particles, "snowsingle: read the flakes from this .par file instead of ./snow.par");
-    c.renderer_opt = app.add_option("-r,--renderer", a.renderer, "cpuref, cpu, naive, tiled (= cuda), persistent, unordered (demo, incorrect); "
-                                                "default: tiled with a GPU, else cpu");
+    c.renderer_opt = app.add_option("-r,--renderer", a.renderer,
+                                    renderer_names_help() + "; default: tiled with a GPU, else cpu");
     app.add_option("-s,--size", a.size, "Image size N (NxN) or WxH, each 1..16384 (default 1024)");
     app.add_option("-S,--seed", a.seed, "Random seed of the random scenes (default 0)");
     app.add_option("-b,--frames,--bench", a.frames,
@@ -103,8 +103,8 @@ void add_render_options(CLI::App& app, CommandLine& c) {
     app.add_option("--student", a.student_dir, "Build and run YOUR renderer: the course's render/ folder with your "
                                                "cudaRenderer.cu and .h (renderer 'student'; docs/STUDENTS.md)");
     app.add_flag("--build-only", a.build_only, "With --student: only build your renderer and say where the build is");
-    app.add_option("--student-timeout", a.student_timeout, "Seconds a call of your renderer may take before it counts "
-                                                           "as a hang (default 30)");
+    app.add_option("--student-timeout", a.student_timeout, "With --student: seconds a call of your renderer may take before "
+                                                           "it counts as a hang (default 30)");
     app.add_option("--timing", a.timing, "events (default: cudaEvents per stage) or course (host clock around each "
                                          "call, each followed by cudaDeviceSynchronize, as the course times)");
     app.add_flag("--profile-range", a.profile_range, "(used by render profile)")->group("");
@@ -195,7 +195,14 @@ BenchArgs bench_args(const CommandLine& c) {
     return b;
 }
 
+/// Options that mean something only with --student DIR are refused without it.
+void check_student_options(const RenderArgs& a, const BenchArgs& b, bool bench) {
+    if (bench ? !b.student_timeout.empty() && b.student_dir.empty() : !a.student_timeout.empty() && a.student_dir.empty())
+        throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
+}
+
 int dispatch(const CommandLine& c, const char* argv0) {
+    check_student_options(c.render, c.bench, static_cast<bool>(*c.bench_cmd));
     if (c.render.list) return run_list();
     if (*c.bench_cmd) return run_bench(bench_args(c));
     if (*c.refs_cmd) return run_refs(c.refs);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -75,6 +76,12 @@ RenderPlan plan_render(const RenderArgs& a) {
         throw std::invalid_argument("two different scenes given ('" + a.scene_pos + "' and --scene " + a.scene + ")");
     if (a.renderer_given && a.renderer.empty()) throw std::invalid_argument("empty --renderer name");
     if (a.file_given && a.file_prefix.empty()) throw std::invalid_argument("empty --file prefix");
+    std::error_code ec;
+    if (!a.file_prefix.empty() && (a.file_prefix.back() == '/' || std::filesystem::is_directory(a.file_prefix, ec))) {
+        const std::string folder = a.file_prefix.back() == '/' ? a.file_prefix : a.file_prefix + "/";
+        throw std::invalid_argument("--file '" + a.file_prefix + "' names a folder: give a file prefix, e.g. " + folder +
+                                    "frame (writes " + folder + "frame_0000." + a.format + ")");
+    }
     if (!a.reference_dir.empty() && access(a.reference_dir.c_str(), R_OK | X_OK) != 0)
         throw std::invalid_argument("--reference-dir '" + a.reference_dir + "' is not a readable folder");
     if (a.format != "png" && a.format != "ppm") throw std::invalid_argument("bad --format '" + a.format + "': use png or ppm");

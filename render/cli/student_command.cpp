@@ -22,8 +22,8 @@ std::string requested_renderer(const std::string& renderer, const std::string& s
 RendererContext student_context(const std::string& student_dir, const std::string& timeout_text) {
     RendererContext ctx;
     ctx.student_dir = student_dir;
-    ctx.student_timeout_s = parse_whole_number(timeout_text, "--student-timeout", 1, 3600,
-                                               "use whole seconds, 1..3600");
+    if (!timeout_text.empty())
+        ctx.student_timeout_s = parse_whole_number(timeout_text, "--student-timeout", 1, 3600, "use whole seconds, 1..3600");
     ctx.on_note = [](const std::string& note) { std::fprintf(stderr, "%s\n", note.c_str()); };
     return ctx;
 }
