@@ -151,7 +151,8 @@ void scene_section(Session& s, ViewState& v) {
 
 void renderer_section(Session& s, ViewState& v) {
     const auto infos = switchable_renderers();
-    if (ImGui::BeginTable("renderers", 2)) {  // two columns: "7 unordered (demo)" is never cut off
+    // Columns as wide as their labels (not a third of the panel each): "7 unordered (demo)" is never cut off.
+    if (ImGui::BeginTable("renderers", 3, ImGuiTableFlags_SizingFixedFit)) {
         for (size_t i = 0; i < infos.size(); ++i) {
             const RendererInfo& info = infos[i];
             const bool off = info.needs_gpu && !v.cuda_ok;

@@ -1,6 +1,7 @@
 #include "student_lane.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "render/frame_loop.h"
 #include "render/renderer_factory.h"
@@ -10,112 +11,299 @@ namespace cr::app {
 
 namespace {
 constexpr size_t kMismatchHistory = 240;  ///< frames kept for the mismatch plot
+constexpr size_t kRateFrames = 32;        ///< student frames kept for the frame rate
+
+double seconds_since(StudentLane::Clock::time_point t) {
+    return std::chrono::duration<double>(StudentLane::Clock::now() - t).count();
+}
 }  // namespace
+
+StudentLane::StudentLane() : thread_([this] { thread_main(); }) {}
+
+StudentLane::~StudentLane() {
+    kill_busy_worker();
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        stop_ = true;
+        jobs_.clear();
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+// ---------------------------------------------------------------- lane thread
+
+void StudentLane::thread_main() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock<std::mutex> lock(m_);
+            cv_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+            if (stop_) break;
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+        }
+        Result r = run(job);
+        std::lock_guard<std::mutex> lock(m_);
+        results_.push_back(std::move(r));
+    }
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        student_ = nullptr;
+    }
+    renderer_.reset();  // the worker quits here, not on the window's thread
+}
+
+StudentFaultInfo StudentLane::fault_of(const std::exception& e, const std::string& during) {
+    StudentFaultInfo f;
+    if (const auto* sf = dynamic_cast<const student::StudentFault*>(&e)) {
+        f.what = sf->what();
+        f.call = student::call_name(sf->call);
+        f.frame = sf->frame;
+    } else if (dynamic_cast<const NoCudaDeviceError*>(&e)) {
+        f.what = e.what();
+        f.call = "its first CUDA call";
+        f.no_gpu = true;
+    } else {
+        f.what = "student renderer: " + std::string(e.what());
+        f.call = during;
+    }
+    return f;
+}
+
+StudentLane::Result StudentLane::run(Job& job) {
+    Result r;
+    r.kind = job.kind;
+    r.generation = job.generation;
+    if (job.kind == Job::Kind::Frame) {
+        run_frame(job, r);
+        return r;
+    }
+    if (job.kind == Job::Kind::Restart) {
+        if (student_) student_->restart();
+        return r;
+    }
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        student_ = nullptr;
+    }
+    renderer_.reset();
+    if (job.kind == Job::Kind::Unload) return r;
+    try {
+        if (!job.standin.empty()) {
+            renderer_ = make_renderer(job.standin);
+        } else {
+            student::StudentOptions o;
+            o.library = job.library;
+            o.call_timeout_s = job.call_timeout_s;
+            auto sr = std::make_unique<student::StudentRenderer>(o);
+            r.log_path = sr->log_path();
+            std::lock_guard<std::mutex> lock(m_);
+            student_ = sr.get();
+            renderer_ = std::move(sr);
+        }
+    } catch (const std::exception& e) {
+        r.ok = false;
+        r.fault = fault_of(e, "starting the student's renderer");
+    }
+    return r;
+}
+
+void StudentLane::run_frame(Job& job, Result& r) {
+    r.target = job.target;
+    r.setup_version = job.setup_version;
+    r.reference_name = job.reference_name;
+    r.scene_label = job.scene_label;
+    r.width = job.width;
+    r.height = job.height;
+    r.set_up = job.scene.has_value();
+    if (!renderer_) {
+        r.ok = false;
+        r.fault.what = "student renderer: not loaded";
+        r.fault.call = "a frame";
+        return;
+    }
+    try {
+        if (job.scene) {
+            setup_at_frame(*renderer_, *job.scene, job.width, job.height, job.target);
+            timing_label_ = timing_label_of(*renderer_);
+        }
+        r.times = render_next_frame(*renderer_);
+        r.image = renderer_->image();
+    } catch (const std::exception& e) {
+        r.ok = false;
+        r.fault = fault_of(e, "a frame");
+        return;
+    }
+    r.timing_label = timing_label_;
+    r.compare.valid = true;
+    r.compare.frame = job.target - 1;
+    r.compare.reference = job.reference_name;
+    r.compare.stats = compare_images(r.image, job.reference, kStrictTolerance);
+    r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
+    r.reference = std::move(job.reference);
+}
+
+// ---------------------------------------------------------------- window thread
+
+void StudentLane::post(Job job) {
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        jobs_.push_back(std::move(job));
+    }
+    cv_.notify_all();
+}
+
+void StudentLane::kill_busy_worker() {
+    if (!in_flight_) return;
+    std::lock_guard<std::mutex> lock(m_);
+    if (student_) student_->kill_from_any_thread();
+}
 
 void StudentLane::load(const std::string& library, double call_timeout_s, const std::string& standin) {
     unload();
-    try {
-        if (!standin.empty()) {
-            renderer_ = make_renderer(standin);
-        } else {
-            student::StudentOptions o;
-            o.library = library;
-            o.call_timeout_s = call_timeout_s;
-            auto r = std::make_unique<student::StudentRenderer>(o);
-            student_ = r.get();
-            renderer_ = std::move(r);
-        }
-        state_ = State::Ready;
-    } catch (const std::exception& e) {
-        record_fault(e, "starting the student's renderer");
-    }
+    Job j;
+    j.kind = Job::Kind::Load;
+    j.generation = generation_;
+    j.library = library;
+    j.standin = standin;
+    j.call_timeout_s = call_timeout_s;
+    post(std::move(j));
+    state_ = State::Ready;
 }
 
 void StudentLane::unload() {
-    student_ = nullptr;
-    renderer_.reset();
+    kill_busy_worker();
+    ++generation_;  // whatever is still in flight is dropped when it comes back
+    Job j;
+    j.kind = Job::Kind::Unload;
+    j.generation = generation_;
+    post(std::move(j));
+    in_flight_ = false;
     state_ = State::Empty;
     fault_ = StudentFaultInfo{};
     image_ = Image{};
+    reference_ = Image{};
     compare_ = LaneCompare{};
     mismatch_history_.clear();
+    frame_times_.clear();
     log_.reset();
-    timing_label_.clear();
+    log_path_.clear();
     frames_rendered_ = 0;
-    synced_image_version_ = setup_version_ = -1;
+    synced_image_version_ = lane_setup_version_ = lane_frame_ = -1;
 }
 
 void StudentLane::restart_worker() {
-    if (!renderer_) return;
-    if (student_) student_->restart();
+    if (state_ == State::Empty) return;
+    kill_busy_worker();
+    ++generation_;
+    Job j;
+    j.kind = Job::Kind::Restart;
+    j.generation = generation_;
+    post(std::move(j));
+    in_flight_ = false;
     fault_ = StudentFaultInfo{};
     state_ = State::Ready;
-    synced_image_version_ = setup_version_ = -1;
+    synced_image_version_ = lane_setup_version_ = lane_frame_ = -1;
 }
 
-void StudentLane::record_fault(const std::exception& e, const std::string& during) {
-    fault_ = StudentFaultInfo{};
-    if (const auto* f = dynamic_cast<const student::StudentFault*>(&e)) {
-        fault_.what = f->what();
-        fault_.call = student::call_name(f->call);
-        fault_.frame = f->frame;
-    } else if (dynamic_cast<const NoCudaDeviceError*>(&e)) {
-        fault_.what = e.what();
-        fault_.call = "its first CUDA call";
-        fault_.no_gpu = true;
-    } else {
-        fault_.what = "student renderer: " + std::string(e.what());
-        fault_.call = during;
-    }
-    state_ = State::Faulted;
-}
-
-void StudentLane::setup_for(const Session& s, int target) {
-    setup_at_frame(*renderer_, s.scene(), s.width(), s.height(), target);
-    setup_version_ = s.setup_version();
-    timing_label_ = timing_label_of(*renderer_);
-    log_.reset();
-}
-
-bool StudentLane::sync(Session& s) {
-    if (!renderer_ || (state_ != State::Ready && state_ != State::Running)) return false;
-    if (!s.renderer() || s.needs_frame() || s.image_version() == synced_image_version_) return false;
-    const int target = s.frame();  // the session's image shows the circles after `target` steps
-    if (target < 1) return false;
-    synced_image_version_ = s.image_version();
-    try {
-        if (setup_version_ != s.setup_version() || renderer_->frame() != target - 1) setup_for(s, target);
-        const std::vector<StageTime> times = render_next_frame(*renderer_);
-        image_ = renderer_->image();
-        log_.add(times);
-        s.timing_board().add("student", timing_label_, s.scene_label(), s.width(), s.height(), times);
-    } catch (const std::exception& e) {
-        record_fault(e, "a frame");
-        return false;
-    }
+void StudentLane::take(Result& r, Session& s) {
+    if (r.set_up) log_.reset();
+    log_.add(r.times);
+    s.timing_board().add("student", r.timing_label, r.scene_label, r.width, r.height, r.times);
+    image_ = std::move(r.image);
+    reference_ = std::move(r.reference);
+    compare_ = r.compare;
+    mismatch_history_.push_back(static_cast<float>(compare_.stats.mismatches_strict));
+    if (mismatch_history_.size() > kMismatchHistory) mismatch_history_.erase(mismatch_history_.begin());
+    frame_times_.push_back(Clock::now());
+    if (frame_times_.size() > kRateFrames) frame_times_.erase(frame_times_.begin());
     state_ = State::Running;
     ++image_version_;
     ++frames_rendered_;
-    compare_with(s, target);
-    return true;
 }
 
-void StudentLane::compare_with(Session& s, int target) {
-    const Image* ref = nullptr;
+void StudentLane::post_frame(Session& s) {
+    if (in_flight_ || (state_ != State::Ready && state_ != State::Running)) return;
+    if (!s.renderer() || s.needs_frame() || s.image_version() == synced_image_version_) return;
+    const int target = s.frame();  // the session's image shows the circles after `target` steps
+    if (target < 1) return;
+    Job j;
+    j.generation = generation_;
+    j.width = s.width();
+    j.height = s.height();
+    j.target = target;
+    j.setup_version = s.setup_version();
+    j.reference_name = s.renderer_name();
+    j.scene_label = s.scene_label();
     try {
-        ref = &s.renderer()->image();
+        j.reference = s.renderer()->image();
     } catch (const std::exception& e) {
         s.renderer_failed(e);
-        compare_.valid = false;
         return;
     }
-    compare_.valid = true;
-    compare_.frame = target - 1;
-    compare_.reference = s.renderer_name();
-    compare_.stats = compare_images(image_, *ref, kStrictTolerance);
-    compare_.pass_course = compare_.stats.same_size && compare_.stats.mismatches_course <= kAllowedMismatches;
-    mismatch_history_.push_back(static_cast<float>(compare_.stats.mismatches_strict));
-    if (mismatch_history_.size() > kMismatchHistory) mismatch_history_.erase(mismatch_history_.begin());
+    if (lane_setup_version_ != s.setup_version() || lane_frame_ != target - 1) j.scene = s.scene();
+    lane_setup_version_ = s.setup_version();
+    lane_frame_ = target;  // after the frame, the lane's renderer has advanced `target` steps
+    synced_image_version_ = s.image_version();
+    in_flight_ = true;
+    job_start_ = Clock::now();
+    job_frame_ = target - 1;
+    post(std::move(j));
+}
+
+bool StudentLane::sync(Session& s) {
+    std::deque<Result> done;
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        done.swap(results_);
+    }
+    bool arrived = false;
+    for (Result& r : done) {
+        if (r.generation != generation_) continue;  // from before a load, unload or restart
+        if (r.kind == Job::Kind::Frame) in_flight_ = false;
+        if (!r.ok) {
+            fault_ = r.fault;
+            state_ = State::Faulted;
+        } else if (r.kind == Job::Kind::Load) {
+            log_path_ = r.log_path;
+        } else if (r.kind == Job::Kind::Frame && state_ != State::Faulted) {
+            take(r, s);
+            arrived = true;
+        }
+    }
+    post_frame(s);
+    return arrived;
+}
+
+std::string StudentLane::waiting_line(double after_s) const {
+    if (!in_flight_) return "";
+    const double waited = seconds_since(job_start_);
+    if (waited < after_s) return "";
+    student::Call call = student::Call::None;
+    int frame = job_frame_;
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        if (student_) {
+            call = student_->call_in_progress();
+            if (call != student::Call::None && student_->frame_in_progress() >= 0) frame = student_->frame_in_progress();
+        }
+    }
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", waited);
+    if (call == student::Call::None)
+        return "your renderer has not finished frame " + std::to_string(frame) + " for " + secs + " s";
+    return std::string(student::call_name(call)) + " has not returned for " + secs + " s" +
+           (call == student::Call::Setup || call == student::Call::LoadScene || call == student::Call::Constructor ||
+                    call == student::Call::AllocOutputImage || call == student::Call::LoadLibrary
+                ? std::string(" (setting up)")
+                : " (frame " + std::to_string(frame) + ")");
+}
+
+double StudentLane::frames_per_second() const {
+    if (frame_times_.size() < 2 || seconds_since(frame_times_.back()) > 2) return 0;
+    const double span = std::chrono::duration<double>(frame_times_.back() - frame_times_.front()).count();
+    return span > 0 ? (frame_times_.size() - 1) / span : 0;
 }
 
 }  // namespace cr::app

@@ -1,12 +1,26 @@
 // The student's renderer running beside the session's renderer (the
-// reference): after every frame the session renders, the student's renderer
-// draws the same frame and the two images are compared. Every failure of the
-// student's code (crash, hang, CUDA error, a bad image) is caught here and
-// kept as a fault; the session's renderer never notices.
+// reference), on a thread of its own: the window never waits for the
+// student's code. When the lane is idle and the session shows a new frame,
+// sync() hands the lane thread that frame (the scene when it must set up
+// again, the size, the frame number and a copy of the reference's image);
+// the lane thread draws it with the student's renderer and compares it with
+// that copy; a later sync() picks the result up. So the student's image
+// updates at its own pace ("student: N frames/s") while the window keeps
+// its frame rate, a hang shows as "render() has not returned for S s (frame
+// N)" while the window keeps drawing, and loading, unloading and restarting
+// a worker (seconds, for a first CUDA context) happen on the lane thread.
+// Every failure of the student's code (crash, hang, CUDA error, a bad image)
+// is caught there and kept as a fault; the session's renderer never notices.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "render/compare.h"
@@ -32,34 +46,51 @@ struct LaneCompare {
     bool pass_course = false;   ///< at most kAllowedMismatches pixels beyond 0.1
 };
 
-/// The student's renderer and its latest frame; see the file comment.
+/// The student's renderer and its latest frame; see the file comment. All
+/// members are called from the window's thread.
 class StudentLane {
 public:
+    using Clock = std::chrono::steady_clock;
     enum class State {
         Empty,    ///< no library loaded
         Ready,    ///< loaded; runs with the next frame
         Running,  ///< frames are coming
         Faulted,  ///< stopped after a fault, until restart_worker() or a new build
     };
-    /// Uses `library` from now on (the previous renderer and its worker are
-    /// stopped). A failure to start (no worker program) becomes a fault.
-    /// With `standin` set (tests without a GPU), that project renderer runs
-    /// in the library's place.
+    StudentLane();
+    /// Kills a worker that is still busy and joins the lane thread.
+    ~StudentLane();
+    StudentLane(const StudentLane&) = delete;
+    StudentLane& operator=(const StudentLane&) = delete;
+
+    /// Uses `library` from now on (a busy previous worker is killed, the
+    /// renderer is replaced on the lane thread). A failure to start (no
+    /// worker program) becomes a fault. With `standin` set (tests without a
+    /// GPU), that project renderer runs in the library's place.
     void load(const std::string& library, double call_timeout_s, const std::string& standin = "");
-    /// Drops the renderer (the lane becomes Empty).
+    /// Drops the renderer (the lane becomes Empty at once; its worker ends on the lane thread).
     void unload();
-    /// Stops the worker and clears the fault; the next sync() sets the
-    /// student's renderer up again at the session's frame.
+    /// Stops the worker (at once, also in a call that hangs) and clears the
+    /// fault; the student's renderer is set up again at the session's frame.
     void restart_worker();
-    /// Renders the frame the session shows, when not done yet, and compares
-    /// it with the session renderer's image. Returns true when it rendered a
-    /// new frame (false when nothing was due, or on a fault).
+    /// Picks up the lane thread's finished frame, if any, and hands it the
+    /// session's current frame when it is idle. Returns true when a new
+    /// student frame arrived (false when none, or on a fault).
     bool sync(Session& s);
+    /// True while the lane thread draws a frame (sync() posted one, no result yet).
+    bool busy() const { return in_flight_; }
+    /// "render() has not returned for 3.2 s (frame 12)" once a frame has been
+    /// busy for longer than `after_s`, else "".
+    std::string waiting_line(double after_s = 1.0) const;
+    /// Student frames per second over the last second or so (0 before two).
+    double frames_per_second() const;
 
     State state() const { return state_; }
     const StudentFaultInfo& fault() const { return fault_; }
     /// The student's last image (empty before the first frame).
     const Image& image() const { return image_; }
+    /// The reference's image of the same frame (what image() was compared with).
+    const Image& reference_image() const { return reference_; }
     /// Bumps with every new student image.
     int image_version() const { return image_version_; }
     const LaneCompare& compare() const { return compare_; }
@@ -69,29 +100,76 @@ public:
     const std::vector<StageSeries>& stages() const { return log_.stages; }
     const FrameTimes& stage_sums() const { return log_.sums; }
     /// Where the student's printf output goes ("" when nothing is loaded).
-    std::string log_path() const { return student_ ? student_->log_path() : ""; }
+    const std::string& log_path() const { return log_path_; }
     /// Frames rendered by this lane since the last load.
     int frames_rendered() const { return frames_rendered_; }
 
 private:
-    /// Sets the renderer up at the session's scene, size and frame - 1.
-    void setup_for(const Session& s, int target);
-    void record_fault(const std::exception& e, const std::string& during);
-    void compare_with(Session& s, int target);
+    /// Work for the lane thread.
+    struct Job {
+        enum class Kind { Load, Unload, Restart, Frame } kind = Kind::Frame;
+        int generation = 0;                       ///< results of older generations are dropped
+        std::string library, standin;             ///< Load
+        double call_timeout_s = 30;               ///< Load
+        std::optional<Scene> scene;               ///< Frame: set when the renderer must set up again
+        int width = 0, height = 0, target = 0;    ///< Frame: the session's image shows `target` steps
+        int setup_version = -1;                   ///< Frame: the session setup it follows
+        Image reference;                          ///< Frame: the reference's image of that frame
+        std::string reference_name, scene_label;
+    };
+    /// What the lane thread made of a job.
+    struct Result {
+        Job::Kind kind = Job::Kind::Frame;
+        int generation = 0;
+        bool ok = true;
+        StudentFaultInfo fault;
+        Image image, reference;
+        std::vector<StageTime> times;
+        std::string timing_label, log_path, reference_name, scene_label;
+        LaneCompare compare;
+        int target = 0, setup_version = -1, width = 0, height = 0;
+        bool set_up = false;  ///< the renderer was set up again for this frame
+    };
 
+    void post(Job job);
+    void thread_main();
+    Result run(Job& job);
+    void run_frame(Job& job, Result& r);
+    void take(Result& r, Session& s);
+    void post_frame(Session& s);
+    void kill_busy_worker();
+    static StudentFaultInfo fault_of(const std::exception& e, const std::string& during);
+
+    // ---- the lane thread's (under m_ only where marked) ----
     std::unique_ptr<Renderer> renderer_;
-    student::StudentRenderer* student_ = nullptr;  ///< renderer_ as the student's (null for a stand-in)
+    student::StudentRenderer* student_ = nullptr;  ///< renderer_ as the student's (null for a stand-in); under m_
+    std::string timing_label_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<Job> jobs_;        ///< under m_
+    std::deque<Result> results_;  ///< under m_
+    bool stop_ = false;           ///< under m_
+
+    // ---- the window thread's ----
+    int generation_ = 0;
+    bool in_flight_ = false;
+    Clock::time_point job_start_{};
+    int job_frame_ = 0;
+    std::vector<Clock::time_point> frame_times_;  ///< arrival of the last student frames
     State state_ = State::Empty;
     StudentFaultInfo fault_;
-    Image image_;
+    Image image_, reference_;
     int image_version_ = 0;
     LaneCompare compare_;
     std::vector<float> mismatch_history_;
     StageLog log_;
-    std::string timing_label_;  ///< timing_label_of the renderer, taken when it was set up
+    std::string log_path_;
     int frames_rendered_ = 0;
     int synced_image_version_ = -1;  ///< the session image this lane last followed
-    int setup_version_ = -1;         ///< the session setup the renderer is set up for
+    int lane_setup_version_ = -1;    ///< the session setup the lane's renderer is set up for
+    int lane_frame_ = -1;            ///< the lane renderer's frame() after its last frame
+
+    std::thread thread_;  ///< last: starts once the members above exist
 };
 
 }  // namespace cr::app

@@ -140,7 +140,11 @@ bool Viewer::poll(FrameGeometry& g) {
 
 void Viewer::step() {
     const bool automated_done = opt_.frames > 0 && rendered_ >= opt_.frames;
-    if (!automated_done && (view_.playing || view_.step_requested || session_.needs_frame())) {
+    // Pausing at the first mismatching frame needs the session in step with
+    // the student: it waits (the window still draws) while the student's frame is out.
+    const bool wait_for_student = view_.pause_on_mismatch && view_.playing && bench_.lane().busy();
+    if (!automated_done && !finishing_ && !wait_for_student &&
+        (view_.playing || view_.step_requested || session_.needs_frame())) {
         if (session_.step()) {
             ++rendered_;
             const auto now = Clock::now();
@@ -200,7 +204,19 @@ bool Viewer::automated_run_done() {
     }
     // A warp map shown is waited for, so the summary and screenshot are of the last frame.
     if (view_.show_warps && (warps_.running() || warp_shown_frame_ != session_.frame() - 1)) return false;
-    return true;
+    finishing_ = true;  // from here the session renders no more frames: the student catches up with the last
+    return !waiting_for_student_frame();
+}
+
+bool Viewer::waiting_for_student_frame() {
+    // The student draws on its own thread, a frame or so behind: its last
+    // frame is waited for (the window keeps drawing), at most one time limit more.
+    const StudentLane& lane = bench_.lane();
+    const bool running = lane.state() == StudentLane::State::Ready || lane.state() == StudentLane::State::Running;
+    if (!running || (!lane.busy() && lane.compare().valid && lane.compare().frame == session_.frame() - 1)) return false;
+    const auto now = Clock::now();
+    if (student_wait_start_ == Clock::time_point{}) student_wait_start_ = now;
+    return seconds_between(student_wait_start_, now) < opt_.student_timeout_s + 5;
 }
 
 void Viewer::print_tool_lines() {
@@ -212,7 +228,11 @@ void Viewer::print_tool_lines() {
         std::istringstream lines(inspector_.text());
         for (std::string line; std::getline(lines, line);) std::printf("inspect: %s\n", line.c_str());
     }
-    if (!opt_.student.empty()) bench_.print_summary();
+    if (!opt_.student.empty()) {
+        bench_.print_summary();
+        std::printf("window: longest gap between two drawn frames: %.0f ms (over %d frames, the first 5 not counted)\n",
+                    longest_window_gap_ms_, window_frames_);
+    }
     std::fflush(stdout);
 }
 
@@ -239,6 +259,13 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
     view_.quit = true;
 }
 
+void Viewer::note_window_frame(Clock::time_point now) {
+    constexpr int kStartFrames = 5;  // the first frames upload fonts and textures: not counted
+    if (++window_frames_ > kStartFrames)
+        longest_window_gap_ms_ = std::max(longest_window_gap_ms_, seconds_between(last_window_frame_, now) * 1000);
+    last_window_frame_ = now;
+}
+
 int Viewer::run() {
     while (!glfwWindowShouldClose(window_) && !view_.quit) {
         FrameGeometry g;
@@ -254,6 +281,7 @@ int Viewer::run() {
         }
         if (automated_run_done()) finish_automated_run(g);
         glfwSwapBuffers(window_);
+        note_window_frame(Clock::now());
     }
     if (bench_.building()) {  // the build thread is joined when the Viewer goes; no window meanwhile
         glfwHideWindow(window_);

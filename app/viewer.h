@@ -108,6 +108,10 @@ private:
     void draw_placeholder(ImDrawList* dl, const Pane& p, const ToWin& to_win) const;
     /// True when an automated run has reached its end.
     bool automated_run_done();
+    /// A frame was swapped to the window at `now` (for the longest gap between two).
+    void note_window_frame(Clock::time_point now);
+    /// True while an automated run's last frame is still due from the student's lane.
+    bool waiting_for_student_frame();
     /// At the end of a --frames run: screenshot, frame dumps, summary.
     void finish_automated_run(const FrameGeometry& g);
     void print_tool_lines();
@@ -133,6 +137,11 @@ private:
     OrderDemo order_demo_;
     int warp_shown_frame_ = -2;     ///< the warp map frame in warp_tex
     int frames_after_builds_ = 0;   ///< --until-builds: window frames since the last build finished
+    Clock::time_point student_wait_start_{};  ///< an automated run began waiting for the student's last frame
+    bool finishing_ = false;        ///< an automated run is done but for the student's last frame
+    Clock::time_point last_window_frame_{};
+    double longest_window_gap_ms_ = 0;  ///< between two swaps, after the first few
+    int window_frames_ = 0;
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply
 };

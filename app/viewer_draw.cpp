@@ -71,20 +71,15 @@ std::vector<uint8_t> diff_overlay_rgba8(const Image& heat) {
 void Viewer::update_student_diff() {
     const StudentLane& lane = bench_.lane();
     const Image& img = lane.image();
-    const std::pair<int, int> key{lane.image_version(), session_.image_version()};
+    const std::pair<int, int> key{lane.image_version(), 0};
     if (img.width == 0 || lane.image_version() == overlays_.student_diff_version || key == overlays_.student_diff_tried)
         return;
     overlays_.student_diff_tried = key;  // also when it bails out below: not tried again until an image changes
-    if (!session_.renderer()) return;
-    try {
-        const Image& ref = session_.renderer()->image();
-        if (ref.width != img.width || ref.height != img.height) return;
-        const Image heat = diff_heatmap(img, ref, kStrictTolerance);
-        overlays_.student_diff_tex.set(diff_overlay_rgba8(heat), heat.width, heat.height);
-        overlays_.student_diff_version = lane.image_version();
-    } catch (const std::exception& e) {
-        session_.renderer_failed(e);
-    }
+    const Image& ref = lane.reference_image();  // the reference's image of the same frame
+    if (ref.width != img.width || ref.height != img.height) return;
+    const Image heat = diff_heatmap(img, ref, kStrictTolerance);
+    overlays_.student_diff_tex.set(diff_overlay_rgba8(heat), heat.width, heat.height);
+    overlays_.student_diff_version = lane.image_version();
 }
 
 void Viewer::update_textures() {

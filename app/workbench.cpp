@@ -183,6 +183,12 @@ bool Workbench::after_frame(Session& s, float pause_tolerance) {
         say(lane_.fault().no_gpu ? "cannot run the student's renderer here: " + lane_.fault().what +
                                        "; the reference keeps running"
                                  : "crashed: " + lane_.fault().what);
+    const std::string waiting = lane_.waiting_line();
+    if (!lane_.busy()) wait_announced_ = false;
+    if (!waiting.empty() && !wait_announced_) {
+        say("waiting: " + waiting + "; the window keeps drawing");
+        wait_announced_ = true;
+    }
     if (!rendered) return false;
     const LaneCompare& c = lane_.compare();
     if (before == 0 && c.valid)
@@ -216,7 +222,11 @@ std::string Workbench::status_line() const {
         case Status::BuildFailed: return "build failed";
         case Status::CannotRun:
             return "built, but it cannot run here: " + (cannot_run_.empty() ? lane_.fault().what : cannot_run_);
-        case Status::Ready: return lane_.state() == StudentLane::State::Running ? "ready (running)" : "ready";
+        case Status::Ready: {
+            const std::string waiting = lane_.waiting_line();
+            if (!waiting.empty()) return "running: " + waiting;
+            return lane_.state() == StudentLane::State::Running ? "ready (running)" : "ready";
+        }
         case Status::NoBuild: break;
     }
     return "not built";
@@ -232,6 +242,12 @@ void Workbench::print_summary() const {
     if (gaps_.first_build().longest() >= 0) line("first build", gaps_.first_build());
     if (gaps_.rebuild().longest() >= 0) line("rebuild", gaps_.rebuild());
     say("status: " + status_line() + (detail_.empty() ? "" : " (" + detail_ + ")"));
+    if (lane_.frames_rendered() > 1) {
+        char rate[96];
+        std::snprintf(rate, sizeof rate, "student: %.1f frames/s (at its own pace, %d frames)", lane_.frames_per_second(),
+                      lane_.frames_rendered());
+        say(rate);
+    }
     const LaneCompare& c = lane_.compare();
     if (c.valid)
         say("last student frame " + std::to_string(c.frame) + " vs " + c.reference + ": " +

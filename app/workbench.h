@@ -123,6 +123,7 @@ private:
     std::string cannot_run_;      ///< why the built library cannot run here ("" when it can)
     StudentLane lane_;
     int builds_finished_ = 0;
+    bool wait_announced_ = false;  ///< the lane's current frame was said to be overdue
     GapMeter gaps_;
 };
 

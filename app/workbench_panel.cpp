@@ -95,9 +95,18 @@ void messages_box(const Workbench& bench) {
                               ImVec2(-1, ImGui::GetTextLineHeight() * 8), ImGuiInputTextFlags_ReadOnly);
 }
 
-/// What went wrong in the student's code, and the restart button.
+/// What went wrong in the student's code (or that a call has not returned
+/// for a while: the window keeps drawing meanwhile), and the restart button.
 void fault_block(Workbench& bench) {
     const StudentLane& lane = bench.lane();
+    const std::string waiting = lane.waiting_line();
+    if (!waiting.empty()) {
+        ImGui::TextColored(kYellow, "%s", waiting.c_str());
+        if (ImGui::Button("Restart worker")) bench.restart_worker();
+        ImGui::SameLine();
+        ImGui::TextDisabled("kills it now; the other renderers keep running");
+        return;
+    }
     if (lane.state() != StudentLane::State::Faulted) return;
     const StudentFaultInfo& f = lane.fault();
     ImGui::PushStyleColor(ImGuiCol_Text, kRed);
@@ -182,6 +191,11 @@ void compare_section(Session& s, ViewState& v, Workbench& bench) {
     if (ImGui::Button("Step (N)")) v.step_requested = true;
     ImGui::SameLine();
     ImGui::Text("frame %d", std::max(s.frame() - 1, 0));
+    const StudentLane& lane = bench.lane();
+    if (lane.state() == StudentLane::State::Running) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("student: %.1f frames/s", lane.frames_per_second());
+    }
     view_choice(v);
     reference_choice(s, v);
     mismatch_block(bench.lane());

@@ -13,7 +13,10 @@
 #   workbench_test.sh layouts   folders of course layouts A and B (the host-only
 #                               renderers of tests/students, assembled in $FIXTURES):
 #                               each builds as its Makefile says and, run without a
-#                               GPU (CR_STUDENT_NO_CUDA_SYNC), draws what cpuref does.
+#                               GPU (CR_STUDENT_NO_CUDA_SYNC), draws what cpuref does;
+#                               then a slow renderer (40 ms a frame) and one that hangs in
+#                               render(): the window keeps drawing (its longest gap between two
+#                               frames is printed and bounded), the hang is said while it lasts.
 #   workbench_test.sh gpu       rebuild (a GPU required: exit 77 without), then
 #                               racy (mismatches, pause at the first, the
 #                               inspector's story of a pixel), out_of_bounds (a
@@ -180,6 +183,39 @@ layouts() {
         grep -qE "^workbench: last student frame [0-9]+ vs cpu: 0 pixels beyond 1e-4 \(strict\), 0 beyond 0.1 \(course\): PASS$" \
             "$out" || fail "$f: no passing comparison"
     done
+    responsive
+}
+
+# window_gap_below FILE MS: the run's longest gap between two drawn frames is below MS
+window_gap_below() {
+    local gap
+    gap=$(sed -n 's/^window: longest gap between two drawn frames: \([0-9]*\) ms.*/\1/p' "$1")
+    [ -n "$gap" ] || { fail "$(basename "$1"): no window gap line"; return; }
+    echo "longest window gap in $(basename "$1"): $gap ms"
+    [ "$gap" -lt "$2" ] || fail "$(basename "$1"): the window stopped for $gap ms (bound $2 ms)"
+}
+
+# The student's renderer runs on its own thread: a slow one and a hung one
+# never stop the window (a blocked window would show gaps of 40 ms a frame,
+# and of the whole 3 s time limit).
+responsive() {
+    local out=$WORK/slow.txt
+    cp -r "$FIXTURES/host_slow" "$FIXTURES/host_hang" "$WORK/"
+    CR_GUI_STUDENT_WITHOUT_GPU=1 CR_STUDENT_NO_CUDA_SYNC=1 app "$out" --student "$WORK/host_slow" --until-builds 1 \
+        --renderer cpu --scene rand10k --size 128
+    finish 300
+    show "$out"
+    grep -qE "^workbench: student: [0-9.]+ frames/s \(at its own pace, [0-9]+ frames\)$" "$out" || fail "slow: no student frame rate"
+    window_gap_below "$out" 1000
+    out=$WORK/hang.txt
+    CR_GUI_STUDENT_WITHOUT_GPU=1 CR_STUDENT_NO_CUDA_SYNC=1 app "$out" --student "$WORK/host_hang" --student-timeout 3 \
+        --until-builds 1 --renderer cpu --scene rand10k --size 128
+    finish 300
+    show "$out"
+    grep -qE "^workbench: waiting: render\(\) has not returned for [0-9.]+ s \(frame [0-9]+\); the window keeps drawing$" \
+        "$out" || fail "hang: no waiting line"
+    want "$out" "render() did not return within 3 s"
+    window_gap_below "$out" 1000
 }
 
 # ---------------------------------------------------------------- gpu only

@@ -233,6 +233,7 @@ void ChildProcess::signal_kill() {
 }
 
 bool ChildProcess::exited() const { return impl_->exited; }
+int ChildProcess::pid() const { return impl_->proc.pid; }
 int ChildProcess::exit_code() const { return static_cast<int>(impl_->exit_status); }
 int ChildProcess::term_signal() const { return impl_->signal; }
 const std::string& ChildProcess::output() const { return impl_->output; }

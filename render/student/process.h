@@ -52,6 +52,8 @@ public:
     void signal_kill();
 
     bool exited() const;
+    /// The child's process id.
+    int pid() const;
     /// Exit code (when exited normally) and the terminating signal (0 if none).
     int exit_code() const;
     int term_signal() const;

@@ -1,6 +1,9 @@
 #include "render/student/student_renderer.h"
 
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstdio>
 #include <filesystem>
@@ -67,20 +70,36 @@ StudentRenderer::StudentRenderer(StudentOptions options) : options_(std::move(op
 
 StudentRenderer::~StudentRenderer() { quit_worker(); }
 
+void StudentRenderer::forget_kill_handle() {
+    std::lock_guard<std::mutex> lock(kill_mutex_);
+    if (kill_fd_ >= 0) close(kill_fd_);
+    kill_fd_ = -1;
+}
+
+void StudentRenderer::kill_from_any_thread() {
+    std::lock_guard<std::mutex> lock(kill_mutex_);
+    if (kill_fd_ >= 0) syscall(SYS_pidfd_send_signal, kill_fd_, SIGKILL, nullptr, 0);
+}
+
 void StudentRenderer::quit_worker() {
     if (!worker_) return;
+    forget_kill_handle();
     Request q;
     q.op = Op::Quit;
     if (worker_->process.send(&q, sizeof q, 2) == WaitResult::Ok) worker_->process.wait(5);
     worker_.reset();
 }
 
-void StudentRenderer::restart() { worker_.reset(); }
+void StudentRenderer::restart() {
+    forget_kill_handle();
+    worker_.reset();
+}
 
 void StudentRenderer::stop_worker() {
     // The worker's CUDA context may be broken: kill it now, but reap it on
     // another thread: a process with a faulted context can take seconds to
     // exit while the driver cleans up, and the caller (a GUI) must go on.
+    forget_kill_handle();
     if (worker_) {
         worker_->process.signal_kill();
         std::thread([w = std::move(worker_)]() mutable { w.reset(); }).detach();
@@ -109,11 +128,30 @@ void StudentRenderer::start_worker() {
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
     worker_ = std::make_unique<Worker>(std::move(status), o);
+    {
+        std::lock_guard<std::mutex> lock(kill_mutex_);  // not yet reaped: this pid is our child's
+        kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
+    }
     call(Op::Load, Call::LoadLibrary, -1, options_.library);
 }
 
+namespace {
+
+/// Marks a call in progress for other threads (StudentRenderer::call_in_progress).
+struct InCall {
+    InCall(std::atomic<int>& call, std::atomic<int>& frame, Call c, int f) : call_(call) {
+        frame.store(f);
+        call.store(static_cast<int>(c));
+    }
+    ~InCall() { call_.store(static_cast<int>(Call::None)); }
+    std::atomic<int>& call_;
+};
+
+}  // namespace
+
 Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg) {
     if (!worker_) start_worker();
+    const InCall marker(in_call_, in_frame_, c, frame);
     ChildProcess& p = worker_->process;
     Request r;
     r.op = op;

@@ -9,7 +9,9 @@
 // (Clear, Advance, Render).
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "render/core/renderer.h"
@@ -60,6 +62,15 @@ public:
     const std::string& log_path() const { return options_.log_path; }
     /// Stops the worker; the next setup() starts a fresh one.
     void restart();
+    /// The student's call in progress (Call::None between calls) and the
+    /// frame it belongs to (-1: setup); safe to read from any thread, e.g. for
+    /// "render() has not returned for 3 s (frame 12)" while another thread waits.
+    Call call_in_progress() const { return static_cast<Call>(in_call_.load()); }
+    int frame_in_progress() const { return in_frame_.load(); }
+    /// Kills the worker at once, from any thread (through a pidfd, so never
+    /// another process): the call waiting on it then returns as a crash in
+    /// the thread that made it. No-op without a worker.
+    void kill_from_any_thread();
     /// Ends the worker as a finished course process ends (quit, then its
     /// exit): the next setup() starts a fresh one (Renderer::cold_start).
     void cold_start() override { quit_worker(); }
@@ -76,8 +87,14 @@ private:
     void quit_worker();
     void start_worker();
 
+    /// Forgets the worker's pidfd (before the worker is reaped).
+    void forget_kill_handle();
+
     StudentOptions options_;
     std::unique_ptr<Worker> worker_;
+    std::atomic<int> in_call_{0}, in_frame_{-1};
+    std::mutex kill_mutex_;
+    int kill_fd_ = -1;  ///< pidfd of the worker process (-1: none), under kill_mutex_
     Image image_;
     int width_ = 0, height_ = 0, frame_ = 0;
     double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0;

@@ -3,6 +3,8 @@
 // (with a pixel of margin), blended exactly as the CPU reference does: the
 // products and sums rounded separately (x86-64 g++ contracts nothing into
 // fused multiply-adds without -march).
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "cudaRenderer.h"
@@ -38,6 +40,14 @@ void CudaRenderer::clearImage() { image->clear(1.f, 1.f, 1.f, 1.f); }
 
 void CudaRenderer::render() {
     const double t0 = CycleTimer::currentSeconds();
+#ifdef FIXTURE_HOST_SLEEP_MS  // a slow renderer (host_slow): the window must not wait for it
+    usleep(FIXTURE_HOST_SLEEP_MS * 1000);
+#endif
+#ifdef FIXTURE_HOST_HANG_AFTER  // a renderer that hangs after some frames (host_hang)
+    static int drawn = 0;
+    if (++drawn > FIXTURE_HOST_HANG_AFTER)
+        for (;;) sleep(1);
+#endif
     const int w = image->width, h = image->height;
     const float invW = 1.f / w, invH = 1.f / h;
     for (int i = 0; i < numCircles; i++) {

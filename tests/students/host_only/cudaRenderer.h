@@ -5,7 +5,9 @@
 // through the folder's own image.h) is tested on machines without a GPU
 // (with CR_STUDENT_NO_CUDA_SYNC=1). The build assembles it with each
 // layout's framework headers (host_a, host_b, host_c); layouts A and B get
-// -DFIXTURE_NO_SEED from their Makefile. Flat scenes only.
+// -DFIXTURE_NO_SEED from their Makefile. Flat scenes only. host_slow sleeps
+// FIXTURE_HOST_SLEEP_MS in every render(); host_hang hangs in render() after
+// FIXTURE_HOST_HANG_AFTER frames (both layout C, for the GUI's workbench test).
 #ifndef FIXTURE_HOST_RENDERER_H
 #define FIXTURE_HOST_RENDERER_H
 
