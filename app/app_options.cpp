@@ -55,7 +55,7 @@ void parse_overlays(const std::string& text, AppOptions& o) {
 /// The options as typed, before validation.
 struct RawOptions {
     std::string scene_pos, scene, size = "1024", seed = "0", frames, resize_every, overlay;
-    std::string until_builds, inspect, zoom, student_timeout;
+    std::string until_builds, inspect, zoom, student_timeout, student_memory;
     bool no_vsync = false;
     CLI::Option* overlay_opt = nullptr;
 };
@@ -64,6 +64,8 @@ void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_option("--student", o.student, "Build and run your course render/ folder beside the reference (rebuilt on save)");
     cli.add_option("--student-timeout", raw.student_timeout,
                    "With --student: seconds a call of your renderer may take before it counts as a hang (default 30)");
+    cli.add_option("--student-memory", raw.student_memory,
+                   "With --student: your renderer's device-memory budget in GiB (default 16, at most half the GPU's)");
     cli.add_option("--student-arch", o.student_arch,
                    "nvcc -gencode flags for your build (default: the local GPU's, else sm_75..sm_90)");
     cli.add_option("--until-builds", raw.until_builds,
@@ -161,6 +163,11 @@ void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!raw.student_timeout.empty() && o.student.empty())
         throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
+    if (!raw.student_memory.empty() && o.student.empty())
+        throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
+    if (!raw.student_memory.empty())
+        o.student_memory_bytes = static_cast<unsigned long long>(
+            parse_positive(raw.student_memory, "--student-memory", 0.001, 4096) * 1073741824.0);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
         throw std::invalid_argument("--until-builds needs --student DIR and --frames N");

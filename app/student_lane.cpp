@@ -93,10 +93,7 @@ StudentLane::Result StudentLane::run(Job& job) {
         if (!job.standin.empty()) {
             renderer_ = make_renderer(job.standin);
         } else {
-            student::StudentOptions o;
-            o.library = job.library;
-            o.call_timeout_s = job.call_timeout_s;
-            auto sr = std::make_unique<student::StudentRenderer>(o);
+            auto sr = std::make_unique<student::StudentRenderer>(job.options);
             r.log_path = sr->log_path();
             std::lock_guard<std::mutex> lock(m_);
             student_ = sr.get();
@@ -160,14 +157,13 @@ void StudentLane::kill_busy_worker() {
     if (student_) student_->kill_from_any_thread();
 }
 
-void StudentLane::load(const std::string& library, double call_timeout_s, const std::string& standin) {
+void StudentLane::load(const student::StudentOptions& options, const std::string& standin) {
     unload();
     Job j;
     j.kind = Job::Kind::Load;
     j.generation = generation_;
-    j.library = library;
+    j.options = options;
     j.standin = standin;
-    j.call_timeout_s = call_timeout_s;
     post(std::move(j));
     state_ = State::Ready;
 }

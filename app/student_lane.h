@@ -67,7 +67,7 @@ public:
     /// renderer is replaced on the lane thread). A failure to start (no
     /// worker program) becomes a fault. With `standin` set (tests without a
     /// GPU), that project renderer runs in the library's place.
-    void load(const std::string& library, double call_timeout_s, const std::string& standin = "");
+    void load(const student::StudentOptions& options, const std::string& standin = "");
     /// Drops the renderer (the lane becomes Empty at once; its worker ends on the lane thread).
     void unload();
     /// Stops the worker (at once, also in a call that hangs) and clears the
@@ -109,8 +109,8 @@ private:
     struct Job {
         enum class Kind { Load, Unload, Restart, Frame } kind = Kind::Frame;
         int generation = 0;                       ///< results of older generations are dropped
-        std::string library, standin;             ///< Load
-        double call_timeout_s = 30;               ///< Load
+        student::StudentOptions options;          ///< Load
+        std::string standin;                      ///< Load
         std::optional<Scene> scene;               ///< Frame: set when the renderer must set up again
         int width = 0, height = 0, target = 0;    ///< Frame: the session's image shows `target` steps
         int setup_version = -1;                   ///< Frame: the session setup it follows

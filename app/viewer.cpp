@@ -24,6 +24,7 @@ constexpr float kPanelWidth = 430.f;  ///< panel width in window coordinates
 WorkbenchOptions workbench_options(const AppOptions& opt) {
     WorkbenchOptions w;
     w.call_timeout_s = opt.student_timeout_s;
+    w.memory_bytes = opt.student_memory_bytes;
     w.arch_flags = opt.student_arch;
     w.use_settings = !opt.no_settings;
     return w;

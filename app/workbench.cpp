@@ -163,7 +163,11 @@ void Workbench::use_library(const BuildOutcome& o) {
         say("cannot run the student's renderer here: " + cannot_run_ + "; the reference keeps running");
         return;
     }
-    lane_.load(o.result.library, options_.call_timeout_s, standin);
+    student::StudentOptions so;
+    so.library = o.result.library;
+    so.call_timeout_s = options_.call_timeout_s;
+    so.device_memory_bytes = options_.memory_bytes ? options_.memory_bytes : default_student_memory_bytes();
+    lane_.load(so, standin);
     detail_ = o.summary + (standin.empty() ? "" : "; TEST: renderer '" + standin + "' stands in for it");
     if (!standin.empty()) say("test: renderer '" + standin + "' stands in for the student's library");
     if (lane_.state() == StudentLane::State::Ready) say("ready: the student's renderer runs from the next frame");

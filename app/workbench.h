@@ -10,13 +10,15 @@
 
 #include "build_job.h"
 #include "settings.h"
+#include "render/renderer_factory.h"
 #include "student_lane.h"
 
 namespace cr::app {
 
 /// How the workbench is set up (from the command line).
 struct WorkbenchOptions {
-    double call_timeout_s = 5;  ///< a student call that takes longer is a hang
+    double call_timeout_s = kDefaultStudentTimeout;  ///< a student call that takes longer is a hang
+    unsigned long long memory_bytes = 0;  ///< the student's device-memory budget (0: default_student_memory_bytes())
     std::string arch_flags;     ///< nvcc -gencode flags ("" = the harness's default)
     bool use_settings = true;   ///< read and write settings_path()
 };

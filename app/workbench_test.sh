@@ -244,7 +244,7 @@ faults() {
     app "$out" --student "$WORK/out_of_bounds" --until-builds 1 --renderer cpu --scene rgb --size 256
     finish 300
     show "$out"
-    grep -qE "^workbench: crashed: student renderer: 'an illegal memory access was encountered' in render\(\), frame [0-9]+" "$out" ||
+    grep -qE "^workbench: crashed: student renderer: CUDA error 700 \(cudaErrorIllegalAddress\), an illegal memory access was encountered, after render\(\), frame [0-9]+" "$out" ||
         fail "no crash line naming render() and the frame"
     grep -qE "^workbench: status: crashed in render\(\), frame [0-9]+" "$out" || fail "no crashed status"
     want "$out" "frames of rgb at 256x256 with cpu"

@@ -649,6 +649,14 @@ std::string cuda_device_description() {
     return buf;
 }
 
+unsigned long long cuda_device_total_bytes() {
+    if (!cuda_device_usable()) return 0;
+    cudaDeviceProp p{};
+    int dev = 0;
+    cudaGetDevice(&dev);
+    return cudaGetDeviceProperties(&p, dev) == cudaSuccess ? p.totalGlobalMem : 0;
+}
+
 std::unique_ptr<Renderer> make_cuda_renderer(KernelKind kind, CudaOptions options) {
     std::string why;
     if (!cuda_device_usable(&why)) throw NoCudaDeviceError(why);

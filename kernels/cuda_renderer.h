@@ -170,6 +170,9 @@ bool cuda_device_usable(std::string* why = nullptr);
 /// "NAME (sm_XY, N SMs, M GiB)" of the current device, or the reason there is none.
 std::string cuda_device_description();
 
+/// The current device's memory in bytes (cudaDeviceProp::totalGlobalMem); 0 without a device.
+unsigned long long cuda_device_total_bytes();
+
 /// Converts a renderer's float RGBA device image (GpuImage::pixels) to RGBA8
 /// for display (clamped and truncated as the course's writer), on `stream`
 /// (GpuImage::stream). dst is a device buffer of width*height uchar4, row 0 =

@@ -27,6 +27,15 @@ const std::vector<RendererInfo>& renderer_infos() {
     return infos;
 }
 
+unsigned long long default_student_memory_bytes() {
+    const unsigned long long generous = 16ull << 30;
+#if CR_HAVE_CUDA
+    const unsigned long long total = cuda_device_total_bytes();
+    if (total > 0 && total / 2 < generous) return total / 2;
+#endif
+    return generous;
+}
+
 std::string renderer_names_help() {
     std::string out;
     for (const auto& i : renderer_infos()) {
@@ -106,6 +115,7 @@ std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
     student::StudentOptions so;
     so.library = build.library;
     so.call_timeout_s = ctx.student_timeout_s;
+    so.device_memory_bytes = ctx.student_memory_bytes ? ctx.student_memory_bytes : default_student_memory_bytes();
     auto r = std::make_unique<student::StudentRenderer>(so);
     if (ctx.on_note) {
         char secs[32];

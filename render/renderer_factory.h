@@ -32,6 +32,12 @@ std::string renderer_names_help();
 /// hang, the default of `render`, `render bench`, `render grade` and the GUI.
 constexpr double kDefaultStudentTimeout = 30;
 
+/// The default device-memory budget of a student's renderer, in bytes: 16
+/// GiB (about 160 times what the course's largest scene, micro2M at
+/// 1024x1024, needs: 80 MB of circles and a 16 MB image), but at most half
+/// the GPU's memory, so that our renderers always have room beside it.
+unsigned long long default_student_memory_bytes();
+
 /// True when this build has the CUDA renderers (nvcc found at configure time).
 bool cuda_built();
 
@@ -63,6 +69,7 @@ std::string renderer_unavailable(const std::string& name);
 struct RendererContext {
     std::string student_dir;          ///< renderer "student": the student's course render/ folder
     double student_timeout_s = kDefaultStudentTimeout;  ///< longest a student's call may take
+    unsigned long long student_memory_bytes = 0;        ///< the student's device-memory budget (0: the default)
     /// Called once the student's library is ready, with a line saying where
     /// the build is (and whether it came from the cache) and where the
     /// student's own output goes.

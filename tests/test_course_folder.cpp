@@ -13,6 +13,7 @@
 #include "render/student/course_folder.h"
 #include "render/student/makefile_reader.h"
 #include "render/student/student_build.h"
+#include "render/student/protocol.h"
 #include "render/student/student_renderer.h"
 #include "scenes/scene.h"
 #include "tests/student_fixtures.h"
@@ -329,6 +330,61 @@ TEST_F(HostOnlyLayouts, EveryCourseTimingRunIsAFreshWorkerProcess) {
         }
     EXPECT_EQ(setups, 3);
     EXPECT_EQ(workers.size(), 3u) << "a timing run reused a warm worker";
+}
+
+TEST_F(HostOnlyLayouts, AnAllocationPastTheBudgetFailsInsideTheStudentsProcessAndIsSaid) {
+    REQUIRE_NVCC();
+    StudentOptions so;
+    so.library = build_student(fixture_build(fixture("host_hog"))).library;  // setup() asks for 64 GiB
+    so.device_memory_bytes = 16ull << 30;
+    StudentRenderer r(so);
+    try {
+        r.setup(make_scene("rgb", 0), 16, 16);
+        FAIL() << "the allocation past the budget was not reported";
+    } catch (const StudentFault& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "student renderer: setup(): your renderer asked for more than 16 GiB of device memory: cudaMalloc of "
+                  "64.00 GiB while holding 0.00 GiB was refused (the harness's budget for your renderer; "
+                  "--student-memory GIB sets it)");
+        EXPECT_EQ(e.call, Call::Setup);
+    }
+    std::ifstream log(r.log_path());
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("cudaMalloc failed"), std::string::npos) << "the student's code did not see the failure: " << text;
+}
+
+TEST_F(HostOnlyLayouts, AnExitInTheStudentsCallIsSaidWithItsCode) {
+    REQUIRE_NVCC();
+    auto r = renderer("host_exit");  // render() calls exit(188)
+    try {
+        render_frames(*r, make_scene("rgb", 0), 16, 16, 1);
+        FAIL() << "the exit was not reported";
+    } catch (const StudentFault& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind("student renderer: your code called exit(188) in render(), frame 0", 0), 0u) << what;
+        EXPECT_EQ(e.call, Call::Render);
+    }
+    auto again = renderer("host_c");  // another worker is unharmed
+    EXPECT_EQ(compare_images(render_frames(*again, make_scene("rgb", 0), 16, 16, 1), cpuref_frame(make_scene("rgb", 0), 16, 16))
+                  .max_abs_error,
+              0.0);
+}
+
+TEST(StudentMessages, CudaErrorsAndExitsAreSaidByNameAndCode) {
+    EXPECT_EQ(cuda_error_sentence(700, "cudaErrorIllegalAddress\tan illegal memory access was encountered"),
+              "CUDA error 700 (cudaErrorIllegalAddress), an illegal memory access was encountered");
+    WorkerStatus st;
+    st.exited = 1;
+    st.exit_code = 188;
+    st.cuda_error = 700;
+    std::snprintf(st.cuda_text, sizeof st.cuda_text, "%s", "cudaErrorIllegalAddress\tan illegal memory access was encountered");
+    EXPECT_EQ(exit_sentence(st, "render(), frame 0"),
+              "your code called exit(188) in render(), frame 0, after CUDA error 700 (cudaErrorIllegalAddress), an "
+              "illegal memory access was encountered (188 is what exit() keeps of 700)");
+    st.cuda_error = 0;
+    EXPECT_EQ(exit_sentence(st, "setup()"), "your code called exit(188) in setup()");
+    st.exited = 0;
+    EXPECT_EQ(exit_sentence(st, "setup()"), "");
 }
 
 TEST_F(HostOnlyLayouts, ANonSquareImageIsReadThroughTheStudentsOwnImage) {

@@ -113,7 +113,7 @@ BenchPlan plan_bench(const BenchArgs& args) {
         const std::string reason = renderer_unavailable(r);  // unknown names throw (exit 2)
         if (!reason.empty()) plan.unavailable[r] = reason;
     }
-    const RendererContext ctx = student_context(args.student_dir, args.student_timeout);  // checks the timeout
+    const RendererContext ctx = student_context(args.student_dir, args.student_timeout, args.student_memory);  // checks the timeout
     const bool student = std::find(plan.renderers.begin(), plan.renderers.end(), "student") != plan.renderers.end();
     if (student && args.student_dir.empty())
         throw std::invalid_argument("renderer 'student' needs --student DIR (your course's render/ folder)");

@@ -19,6 +19,7 @@ struct RenderArgs {
     std::string file_prefix, format = "png", diff_path, json_path, tolerance = "strict", reference_dir;
     std::string student_dir;              ///< --student DIR: run the student's renderer (renderer "student")
     std::string student_timeout;          ///< seconds a student's call may take ("" = kDefaultStudentTimeout)
+    std::string student_memory;           ///< --student-memory GIB: the student's device-memory budget ("" = default)
     std::string timing = "events";        ///< events or course (our renderers; the student's is always course)
     bool check = false, interactive = false, list = false, build_only = false;
     bool profile_range = false;           ///< hidden: profile the counted frames (render profile's child run)
@@ -53,7 +54,11 @@ std::string requested_renderer(const std::string& renderer, const std::string& s
 
 /// What make_renderer needs for the student's renderer: the folder, the time
 /// limit (whole seconds, 1..3600), and notes printed to stderr.
-RendererContext student_context(const std::string& student_dir, const std::string& timeout_text);
+/// The `student` renderer's context from --student DIR, --student-timeout S
+/// and --student-memory GIB ("" = their defaults). Throws std::invalid_argument
+/// for a bad number.
+RendererContext student_context(const std::string& student_dir, const std::string& timeout_text,
+                                const std::string& memory_text);
 
 /// `render --student DIR --build-only`: builds (or finds in the cache) and
 /// prints where the build is. Returns 0; errors are thrown (BuildError: 2,
@@ -78,6 +83,7 @@ struct BenchArgs {
     bool check = true;
     std::string json_path, csv_path, compare_path;
     std::string student_dir, student_timeout;  ///< the `student` renderer's folder and time limit ("" = the default)
+    std::string student_memory;                ///< --student-memory GIB ("" = the default budget)
     TimingMethod timing = TimingMethod::Events;      ///< our renderers' timing method (--timing)
 };
 
@@ -107,6 +113,7 @@ struct GradeArgs {
     std::string seed;                    ///< --seed S: the correctness seeds' generator ("" = random)
     std::string json_path;
     std::string student_timeout;  ///< "" = kDefaultStudentTimeout
+    std::string student_memory;   ///< --student-memory GIB ("" = the default budget)
 };
 
 /// Runs `render grade` (render/cli/grade.cpp); returns 0 once graded.

@@ -300,7 +300,7 @@ int run_grade(const GradeArgs& a) {
     if (!a.json_path.empty()) check_writable(a.json_path);
     const auto t0 = std::chrono::steady_clock::now();
     const student::CourseFolder folder = student::read_course_folder(a.student_dir);
-    const std::unique_ptr<Renderer> student = make_renderer("student", student_context(a.student_dir, a.student_timeout));
+    const std::unique_ptr<Renderer> student = make_renderer("student", student_context(a.student_dir, a.student_timeout, a.student_memory));
     const Scratch scratch;
     const GradeScenes scenes(folder, scratch.path());
     const Reference ref = choose_reference(a, folder, scratch.path());

@@ -105,6 +105,8 @@ void add_render_options(CLI::App& app, CommandLine& c) {
     app.add_flag("--build-only", a.build_only, "With --student: only build your renderer and say where the build is");
     app.add_option("--student-timeout", a.student_timeout, "With --student: seconds a call of your renderer may take before "
                                                            "it counts as a hang (default 30)");
+    app.add_option("--student-memory", a.student_memory, "With --student: your renderer's device-memory budget in GiB "
+                                                         "(default 16, at most half the GPU's)");
     app.add_option("--timing", a.timing, "events (default: cudaEvents per stage) or course (host clock around each "
                                          "call, each followed by cudaDeviceSynchronize, as the course times)");
     app.add_flag("--profile-range", a.profile_range, "(used by render profile)")->group("");
@@ -131,6 +133,7 @@ void add_bench_command(CLI::App& app, CommandLine& c) {
     bench->add_option("--student", c.bench.student_dir, "Your course render/ folder: adds renderer 'student' (timed the "
                                                          "course's way; docs/STUDENTS.md)");
     bench->add_option("--student-timeout", c.bench.student_timeout, "Seconds a call of your renderer may take (default 30)");
+    bench->add_option("--student-memory", c.bench.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
     bench->add_option("--timing", t.timing, "How our renderers are timed: events (default) or course (as the course "
                                             "times a student's renderer, so the rows compare like with like)");
 }
@@ -153,6 +156,7 @@ void add_grade_command(CLI::App& app, CommandLine& c) {
     c.grade_cmd->add_option("--seed", g.seed, "Seed of the correctness seeds (default: random, as the course)");
     c.grade_cmd->add_option("--json", g.json_path, "Write the grade as JSON (- for standard output)");
     c.grade_cmd->add_option("--student-timeout", g.student_timeout, "Seconds a call of your renderer may take (default 30)");
+    c.grade_cmd->add_option("--student-memory", g.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
 }
 
 void add_profile_command(CLI::App& app, CommandLine& c) {
@@ -199,6 +203,8 @@ BenchArgs bench_args(const CommandLine& c) {
 void check_student_options(const RenderArgs& a, const BenchArgs& b, bool bench) {
     if (bench ? !b.student_timeout.empty() && b.student_dir.empty() : !a.student_timeout.empty() && a.student_dir.empty())
         throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
+    if (bench ? !b.student_memory.empty() && b.student_dir.empty() : !a.student_memory.empty() && a.student_dir.empty())
+        throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
 }
 
 int dispatch(const CommandLine& c, const char* argv0) {

@@ -267,7 +267,7 @@ int run_render(const RenderArgs& a) {
     RenderPlan p = plan_render(a);
     std::FILE* out = report_stream({a.json_path, a.diff_path});
     std::unique_ptr<Renderer> r = make_renderer(p.renderer.empty() ? default_renderer_name() : p.renderer,
-                                                student_context(a.student_dir, a.student_timeout));
+                                                student_context(a.student_dir, a.student_timeout, a.student_memory));
     const SceneLoad load = load_scene(SceneRequest{p.scene_name, a.scene_file, a.particles, p.seed});
     const Scene& scene = load.scene;
     if (!load.note.empty()) std::fprintf(stderr, "%s\n", load.note.c_str());

@@ -23,6 +23,24 @@ struct SceneHeader {
 
 }  // namespace
 
+std::string cuda_error_sentence(int code, const std::string& name_and_text) {
+    const size_t tab = name_and_text.find('\t');
+    const std::string name = tab == std::string::npos ? "" : name_and_text.substr(0, tab);
+    const std::string text = tab == std::string::npos ? name_and_text : name_and_text.substr(tab + 1);
+    return "CUDA error " + std::to_string(code) + (name.empty() ? "" : " (" + name + ")") + ", " + text;
+}
+
+std::string exit_sentence(const WorkerStatus& st, const std::string& where) {
+    if (!st.exited) return "";
+    const std::string text(st.cuda_text, strnlen(st.cuda_text, sizeof st.cuda_text));
+    std::string s = "your code called exit(" + std::to_string(st.exit_code) + ") in " + where;
+    if (st.cuda_error == 0) return s;
+    s += ", after " + cuda_error_sentence(st.cuda_error, text);
+    if ((st.cuda_error & 0xff) == st.exit_code && st.cuda_error != st.exit_code)
+        s += " (" + std::to_string(st.exit_code) + " is what exit() keeps of " + std::to_string(st.cuda_error) + ")";
+    return s;
+}
+
 const char* call_name(Call c) {
     switch (c) {
         case Call::LoadLibrary: return "loading the library";

@@ -71,6 +71,30 @@ struct Reply {
     int32_t cuda_error = 0;         ///< CudaError: the student's cudaError_t value
 };
 
+/// The worker's status block, in shared memory the harness reads after the
+/// worker died: the student's call in progress, and, when the student's code
+/// called exit() during a call, its code and the last CUDA error of the
+/// student's runtime at that moment (students' error checks often pass a
+/// cudaError_t to exit(), which keeps only its low 8 bits: 700 becomes 188).
+struct WorkerStatus {
+    volatile int32_t call = 0;        ///< a Call value
+    volatile int32_t exited = 0;      ///< 1: the student's code called exit() during `call`
+    volatile int32_t exit_code = 0;
+    volatile int32_t cuda_error = 0;  ///< the student's last CUDA error then (0: none)
+    char cuda_text[240] = {0};        ///< "cudaErrorIllegalAddress\tan illegal memory access was encountered"
+};
+
+/// One sentence for a CUDA error of the student's, from its code and the
+/// "name<TAB>text" the student's runtime gave: "CUDA error 700
+/// (cudaErrorIllegalAddress), an illegal memory access was encountered".
+std::string cuda_error_sentence(int code, const std::string& name_and_text);
+
+/// What a worker that died with exit code `code` in a call says: with a
+/// noted exit() and a CUDA error, "called exit(188) in render(), frame 0,
+/// after CUDA error 700 (...), ...: 188 is what exit() keeps of 700";
+/// else "exited with code N in ...". `where` is e.g. "render(), frame 0".
+std::string exit_sentence(const WorkerStatus& status, const std::string& where);
+
 /// The course's SceneName value (0..13) a scene is given to the student's
 /// renderer as: its own for a course scene; for other scenes the closest
 /// course behaviour (snow shading: SNOWFLAKES_SINGLE_FRAME, 9; rand10M:

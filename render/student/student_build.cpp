@@ -150,6 +150,10 @@ std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string
     std::vector<std::string> cmd = {nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
                                     "--threads", "0", "-I.", "-include", kPreludeName, "-o", kLibraryName};
     if (!f.layout.seeds) cmd.push_back("-DCR_COURSE_NO_SEED");  // for the project's circleRenderer.h, when used
+    // The device-memory budget: the student's allocations go through the entry's __wrap_ functions.
+    for (const char* fn : {"cudaMalloc", "cudaMallocManaged", "cudaMallocPitch", "cudaMallocAsync", "cudaFree",
+                           "cudaFreeAsync"})
+        cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + fn});
     cmd.insert(cmd.end(), f.nvcc_flags.begin(), f.nvcc_flags.end());
     for (const auto& flag : split_flags(arch)) cmd.push_back(flag);
     // Absolute paths, so the compiler's messages name files we can map back.

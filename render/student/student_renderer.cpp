@@ -23,8 +23,9 @@ namespace cr::student {
 /// images to, and marks the student's call in progress in (for crash reports).
 struct StudentRenderer::Worker {
     Worker(SharedRegion status_region, const ProcessOptions& o) : status(std::move(status_region)), process(o) {}
-    /// The student's call in progress (a Call value), written by the worker.
-    Call current_call() const { return static_cast<Call>(*static_cast<volatile int32_t*>(status.data())); }
+    /// The worker's status block (the student's call in progress, a noted exit()).
+    const WorkerStatus& status_block() const { return *static_cast<const WorkerStatus*>(status.data()); }
+    Call current_call() const { return static_cast<Call>(status_block().call); }
     SharedRegion status;
     ChildProcess process;
     SharedRegion scene, image;
@@ -33,6 +34,16 @@ struct StudentRenderer::Worker {
 namespace {
 
 constexpr double kSendTimeout = 10;
+
+/// Said after a CUDA error of the student's.
+constexpr const char* kSanitizeHint =
+    "; run it again with --sanitize to see which thread of which kernel did it, at which line of your code";
+
+/// The text of the student runtime's "name<TAB>text".
+std::string error_text(const std::string& name_and_text) {
+    const size_t tab = name_and_text.find('\t');
+    return tab == std::string::npos ? name_and_text : name_and_text.substr(tab + 1);
+}
 
 std::string frame_text(Call call, int frame) {
     if (frame < 0) return std::string(call_name(call));
@@ -122,9 +133,9 @@ bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100
 }  // namespace
 
 void StudentRenderer::start_worker() {
-    SharedRegion status = SharedRegion::create(sizeof(int32_t));
+    SharedRegion status = SharedRegion::create(sizeof(WorkerStatus));
     ProcessOptions o;
-    o.argv = {options_.worker, status.name()};
+    o.argv = {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)};
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
     worker_ = std::make_unique<Worker>(std::move(status), o);
@@ -176,6 +187,8 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     if (w == WaitResult::Exited) {
         p.wait(5);
         const Call in = worker_->current_call() == Call::None ? c : worker_->current_call();
+        const WorkerStatus& st = worker_->status_block();
+        if (st.exited) fail(exit_sentence(st, frame_text(in, frame)) + (st.cuda_error ? kSanitizeHint : ""), in, frame);
         fail("crashed (" + p.describe_exit() + ") in " + frame_text(in, frame), in, frame);
     }
     if (reply.status == Status::CudaError && means_no_gpu(reply.cuda_error)) {
@@ -183,10 +196,11 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
         // student's library: its first CUDA call is where "no GPU" shows
         stop_worker();
         throw NoCudaDeviceError("renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found (the student's "
-                                "CUDA runtime said '" + message + "' in " + frame_text(reply.call, frame) + ")");
+                                "CUDA runtime said '" + error_text(message) + "' in " + frame_text(reply.call, frame) + ")");
     }
     if (reply.status == Status::CudaError)
-        fail("'" + message + "' in " + frame_text(reply.call, frame), reply.call, frame);
+        fail(cuda_error_sentence(reply.cuda_error, message) + ", after " + frame_text(reply.call, frame) + kSanitizeHint,
+             reply.call, frame);
     if (reply.status == Status::Failed) fail(frame_text(reply.call, frame) + ": " + message, reply.call, frame);
     if (reply.status == Status::BadImage) {
         if (!message.empty()) fail(message + " (" + frame_text(c, frame) + ")", c, frame);

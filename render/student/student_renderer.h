@@ -25,11 +25,19 @@ struct StudentOptions {
     std::string worker;           ///< render-student-worker ("" = find_worker())
     std::string log_path;         ///< where the student's prints go ("" = beside the library)
     double call_timeout_s = 30;   ///< a call that takes longer is a hang
+    /// The student's device-memory budget in bytes (0: none): an allocation
+    /// past it fails inside the student's process and the call is reported
+    /// as "your renderer asked for more than N GiB".
+    unsigned long long device_memory_bytes = 0;
 };
 
 /// What went wrong in the student's code (exit code 5): what() is the whole
-/// sentence, e.g. "student renderer: 'an illegal memory access was
-/// encountered' in render(), frame 0".
+/// sentence, e.g. "student renderer: CUDA error 700 (cudaErrorIllegalAddress),
+/// an illegal memory access was encountered, after render(), frame 0; run it
+/// again with --sanitize ...", "student renderer: your code called exit(188)
+/// in render(), frame 0, after CUDA error 700 (...) (188 is what exit() keeps
+/// of 700)", or "student renderer: crashed (signal 11 (Segmentation fault))
+/// in render(), frame 0".
 struct StudentFault : std::runtime_error {
     StudentFault(const std::string& what, Call call, int frame) : std::runtime_error(what), call(call), frame(frame) {}
     Call call;

@@ -38,6 +38,7 @@ using LoadFn = void (*)(void*, int, int);
 using ImageFn = int (*)(void*, int*, int*, const float**);
 using SyncFn = int (*)(char*, int);
 using ProfilerFn = void (*)(int);
+using BudgetFn = void (*)(unsigned long long);
 
 /// The entry points, found with dlsym.
 struct Entry {
@@ -47,8 +48,16 @@ struct Entry {
     LoadFn load = nullptr;
     ImageFn image = nullptr;
     SyncFn sync = nullptr;
+    SyncFn peek = nullptr;     ///< the last CUDA error without waiting (for an exit() in a call)
+    SyncFn refused = nullptr;  ///< an allocation past the budget since the last ask: 1 and the sentence
+    BudgetFn budget = nullptr;
     ProfilerFn profiler = nullptr;  ///< optional
 };
+
+class Worker;
+/// The worker of this process, for the exit() below (the course API and
+/// exit() take no context: one worker per process).
+Worker* g_worker = nullptr;
 
 bool read_exact(int fd, void* data, size_t n) {
     char* p = static_cast<char*>(data);
@@ -74,9 +83,23 @@ bool write_exact(int fd, const void* data, size_t n) {
 
 class Worker {
 public:
-    /// status_region: where the harness reads the call in progress after a crash ("" = none).
-    explicit Worker(const std::string& status_region) : no_sync_(std::getenv("CR_STUDENT_NO_CUDA_SYNC") != nullptr) {
-        if (!status_region.empty()) status_ = SharedRegion::open(status_region, sizeof(int32_t));
+    /// status_region: the WorkerStatus the harness reads after a crash ("" =
+    /// none); budget_bytes: the student's device-memory budget (0 = none).
+    Worker(const std::string& status_region, unsigned long long budget_bytes)
+        : no_sync_(std::getenv("CR_STUDENT_NO_CUDA_SYNC") != nullptr), budget_bytes_(budget_bytes) {
+        if (!status_region.empty()) status_ = SharedRegion::open(status_region, sizeof(WorkerStatus));
+        g_worker = this;
+    }
+    ~Worker() { g_worker = nullptr; }
+
+    /// The student's code called exit(code): during a call, note the code and
+    /// the student's last CUDA error in the status block before the process goes.
+    void note_exit(int code) {
+        if (!status_.valid() || status()->call == static_cast<int32_t>(Call::None)) return;
+        WorkerStatus* st = status();
+        st->exit_code = code;
+        if (entry_.peek) st->cuda_error = entry_.peek(st->cuda_text, sizeof st->cuda_text);
+        st->exited = 1;
     }
 
     int serve() {
@@ -133,8 +156,10 @@ private:
     /// Records which student call is running, in the shared status word, so
     /// the harness can name it if the worker dies.
     void mark(Call call) {
-        if (status_.valid()) *static_cast<volatile int32_t*>(status_.data()) = static_cast<int32_t>(call);
+        if (status_.valid()) status()->call = static_cast<int32_t>(call);
     }
+
+    WorkerStatus* status() { return static_cast<WorkerStatus*>(status_.data()); }
 
     /// Runs one student call, then synchronizes; false (reply sent) on failure.
     template <class F>
@@ -152,6 +177,11 @@ private:
         }
         char message[512] = {0};
         const int err = no_sync_ ? 0 : entry_.sync(message, sizeof message);
+        if (entry_.refused && entry_.refused(message, sizeof message)) {  // past the budget: the report says so
+            mark(Call::None);
+            send(Status::Failed, call, 0, message);
+            return false;
+        }
         ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         mark(Call::None);
         if (err != 0) {
@@ -171,6 +201,11 @@ private:
                    find(lib, "cr_student_advance", e.advance) & find(lib, "cr_student_render", e.render) &
                    find(lib, "cr_student_image", e.image) & find(lib, "cr_student_sync", e.sync);
         find(lib, "cr_student_profiler", e.profiler);
+        find(lib, "cr_student_peek_error", e.peek);
+        if (find(lib, "cr_student_budget", e.budget) & find(lib, "cr_student_budget_refused", e.refused))
+            e.budget(budget_bytes_);
+        else
+            e.refused = nullptr;
         if (!all) return send(Status::Failed, Call::LoadLibrary, 0, "the library lacks the harness's entry points");
         entry_ = e;
         send(Status::Ok, Call::LoadLibrary, 0, "");
@@ -245,6 +280,7 @@ private:
     /// CR_STUDENT_NO_CUDA_SYNC set: no cudaDeviceSynchronize after a call,
     /// for the harness's own tests of host-only fixtures without a GPU.
     const bool no_sync_;
+    const unsigned long long budget_bytes_;
     Entry entry_;
     void* renderer_ = nullptr;
     SharedRegion image_region_, status_;
@@ -253,12 +289,25 @@ private:
 }  // namespace
 }  // namespace cr::student
 
+/// exit() for the whole process (the executable's symbol comes first in the
+/// dynamic linker's lookup, so the student's library calls this one): in a
+/// student's call it first notes the code and the student's last CUDA error
+/// (Worker::note_exit), then exits as libc's exit() does.
+extern "C" void exit(int code) noexcept {
+    if (cr::student::g_worker) cr::student::g_worker->note_exit(code);
+    using ExitFn = void (*)(int);
+    static const ExitFn real = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+    if (real) real(code);
+    _exit(code);
+}
+
 int main(int argc, char** argv) {
     // The student's prints reach the log line by line, also before a crash.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     std::setvbuf(stderr, nullptr, _IONBF, 0);
     try {
-        cr::student::Worker worker(argc > 1 ? argv[1] : "");
+        // argv: [1] the status region's name, [2] the device-memory budget in bytes
+        cr::student::Worker worker(argc > 1 ? argv[1] : "", argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 0);
         return worker.serve();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "render-student-worker: %s\n", e.what());

@@ -13,7 +13,16 @@
 //                               the student's own Image
 //   cr_student_sync             cudaDeviceSynchronize(), then the last launch
 //                               error, in the student's own CUDA runtime; 0 when
-//                               fine, else the error code with its text
+//                               fine, else the error code with "name<TAB>text"
+//   cr_student_peek_error       the last CUDA error without waiting (the worker
+//                               asks when the student's code calls exit())
+//   cr_student_budget, _budget_refused
+//                               the device-memory budget: the student's
+//                               cudaMalloc, cudaMallocManaged, cudaMallocPitch and
+//                               cudaMallocAsync are linked to the __wrap_ functions
+//                               below (ld --wrap), which refuse an allocation past
+//                               the budget (cudaErrorMemoryAllocation, inside the
+//                               student's process) and say so once the call returns
 //   cr_student_profiler         cudaProfilerStart() (on) or cudaProfilerStop()
 // It also defines the course's host functions the student's code calls, as
 // the student's headers declare them: loadCircleScene (with and without the
@@ -23,8 +32,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "circleRenderer.h"
 #include "image.h"
@@ -80,7 +91,122 @@ void load_scene(R& r, SceneName name, int, long) {
 
 CudaRenderer& renderer(void* p) { return *static_cast<CudaRenderer*>(p); }
 
+/// The student's device memory as allocated through the wrapped calls.
+struct Budget {
+    std::mutex m;
+    unsigned long long limit = 0, held = 0;  // bytes; limit 0: none
+    std::unordered_map<void*, unsigned long long> sizes;
+    bool refused = false;
+    unsigned long long refused_bytes = 0, held_then = 0;
+    const char* refused_call = "";
+};
+
+// Never destroyed: the CUDA runtime's own exit handlers may still free memory.
+Budget& budget() {
+    static Budget* b = new Budget;
+    return *b;
+}
+
+bool admit(unsigned long long bytes, const char* call) {
+    Budget& b = budget();
+    std::lock_guard<std::mutex> lock(b.m);
+    if (b.limit == 0 || b.held + bytes <= b.limit) return true;
+    b.refused = true;
+    b.refused_bytes = bytes;
+    b.held_then = b.held;
+    b.refused_call = call;
+    return false;
+}
+
+void keep(void* p, unsigned long long bytes) {
+    Budget& b = budget();
+    std::lock_guard<std::mutex> lock(b.m);
+    b.sizes[p] = bytes;
+    b.held += bytes;
+}
+
+void drop(void* p) {
+    Budget& b = budget();
+    std::lock_guard<std::mutex> lock(b.m);
+    const auto it = b.sizes.find(p);
+    if (it == b.sizes.end()) return;
+    b.held -= it->second;
+    b.sizes.erase(it);
+}
+
 }  // namespace cr_entry
+
+// The wrapped allocation calls (the build links the student's objects with
+// ld --wrap=cudaMalloc,...: their calls arrive here, __real_ is the runtime's).
+extern "C" {
+cudaError_t __real_cudaMalloc(void** p, size_t bytes);
+cudaError_t __real_cudaMallocManaged(void** p, size_t bytes, unsigned int flags);
+cudaError_t __real_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height);
+cudaError_t __real_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream);
+cudaError_t __real_cudaFree(void* p);
+cudaError_t __real_cudaFreeAsync(void* p, cudaStream_t stream);
+
+cudaError_t __wrap_cudaMalloc(void** p, size_t bytes) {
+    if (!cr_entry::admit(bytes, "cudaMalloc")) return cudaErrorMemoryAllocation;
+    const cudaError_t e = __real_cudaMalloc(p, bytes);
+    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
+    return e;
+}
+
+cudaError_t __wrap_cudaMallocManaged(void** p, size_t bytes, unsigned int flags) {
+    if (!cr_entry::admit(bytes, "cudaMallocManaged")) return cudaErrorMemoryAllocation;
+    const cudaError_t e = __real_cudaMallocManaged(p, bytes, flags);
+    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
+    return e;
+}
+
+cudaError_t __wrap_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+    if (!cr_entry::admit(static_cast<unsigned long long>(width) * height, "cudaMallocPitch"))
+        return cudaErrorMemoryAllocation;
+    const cudaError_t e = __real_cudaMallocPitch(p, pitch, width, height);
+    if (e == cudaSuccess) cr_entry::keep(*p, static_cast<unsigned long long>(*pitch) * height);
+    return e;
+}
+
+cudaError_t __wrap_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream) {
+    if (!cr_entry::admit(bytes, "cudaMallocAsync")) return cudaErrorMemoryAllocation;
+    const cudaError_t e = __real_cudaMallocAsync(p, bytes, stream);
+    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
+    return e;
+}
+
+cudaError_t __wrap_cudaFree(void* p) {
+    const cudaError_t e = __real_cudaFree(p);
+    if (e == cudaSuccess) cr_entry::drop(p);
+    return e;
+}
+
+cudaError_t __wrap_cudaFreeAsync(void* p, cudaStream_t stream) {
+    const cudaError_t e = __real_cudaFreeAsync(p, stream);
+    if (e == cudaSuccess) cr_entry::drop(p);
+    return e;
+}
+}
+
+extern "C" void cr_student_budget(unsigned long long bytes) {
+    cr_entry::Budget& b = cr_entry::budget();
+    std::lock_guard<std::mutex> lock(b.m);
+    b.limit = bytes;
+}
+
+// 1 with the sentence when an allocation was refused since the last ask.
+extern "C" int cr_student_budget_refused(char* message, int capacity) {
+    cr_entry::Budget& b = cr_entry::budget();
+    std::lock_guard<std::mutex> lock(b.m);
+    if (!b.refused) return 0;
+    b.refused = false;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    std::snprintf(message, static_cast<size_t>(capacity),
+                  "your renderer asked for more than %.4g GiB of device memory: %s of %.2f GiB while holding %.2f GiB "
+                  "was refused (the harness's budget for your renderer; --student-memory GIB sets it)",
+                  b.limit / gib, b.refused_call, b.refused_bytes / gib, b.held_then / gib);
+    return 1;
+}
 
 // The course's scene loader, in both years' forms (the student's
 // sceneLoader.h declares one of them).
@@ -140,7 +266,16 @@ extern "C" int cr_student_sync(char* message, int capacity) {
     const cudaError_t last = cudaGetLastError();
     if (e == cudaSuccess) e = last;
     if (e != cudaSuccess)
-        std::snprintf(message, static_cast<size_t>(capacity), "%s", cudaGetErrorString(e));
+        std::snprintf(message, static_cast<size_t>(capacity), "%s\t%s", cudaGetErrorName(e), cudaGetErrorString(e));
+    return static_cast<int>(e);
+}
+
+extern "C" int cr_student_peek_error(char* message, int capacity) {
+    cudaError_t e = cudaPeekAtLastError();
+    if (e == cudaSuccess) e = cudaStreamQuery(0);  // a sticky error shows here; a busy stream is not one
+    if (e == cudaErrorNotReady) e = cudaSuccess;
+    if (e != cudaSuccess)
+        std::snprintf(message, static_cast<size_t>(capacity), "%s\t%s", cudaGetErrorName(e), cudaGetErrorString(e));
     return static_cast<int>(e);
 }
 

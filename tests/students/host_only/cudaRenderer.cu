@@ -3,9 +3,12 @@
 // (with a pixel of margin), blended exactly as the CPU reference does: the
 // products and sums rounded separately (x86-64 g++ contracts nothing into
 // fused multiply-adds without -march).
+#include <cuda_runtime.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "cudaRenderer.h"
 #include "image.h"
@@ -34,7 +37,12 @@ void CudaRenderer::loadScene(SceneName name, int seed) {
 
 void CudaRenderer::allocOutputImage(int width, int height) { image = new Image(width, height); }
 
-void CudaRenderer::setup() {}
+void CudaRenderer::setup() {
+#ifdef FIXTURE_HOST_HOG_GIB  // host_hog: more device memory than the harness's budget gives
+    void* hog = 0;
+    if (cudaMalloc(&hog, (size_t)FIXTURE_HOST_HOG_GIB << 30) != cudaSuccess) std::fprintf(stderr, "cudaMalloc failed\n");
+#endif
+}
 
 void CudaRenderer::clearImage() { image->clear(1.f, 1.f, 1.f, 1.f); }
 
@@ -42,6 +50,9 @@ void CudaRenderer::render() {
     const double t0 = CycleTimer::currentSeconds();
 #ifdef FIXTURE_HOST_SLEEP_MS  // a slow renderer (host_slow): the window must not wait for it
     usleep(FIXTURE_HOST_SLEEP_MS * 1000);
+#endif
+#ifdef FIXTURE_HOST_EXIT_CODE  // host_exit: an error check that ends the program with a code
+    std::exit(FIXTURE_HOST_EXIT_CODE);
 #endif
 #ifdef FIXTURE_HOST_HANG_AFTER  // a renderer that hangs after some frames (host_hang)
     static int drawn = 0;

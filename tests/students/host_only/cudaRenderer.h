@@ -7,7 +7,9 @@
 // layout's framework headers (host_a, host_b, host_c); layouts A and B get
 // -DFIXTURE_NO_SEED from their Makefile. Flat scenes only. host_slow sleeps
 // FIXTURE_HOST_SLEEP_MS in every render(); host_hang hangs in render() after
-// FIXTURE_HOST_HANG_AFTER frames (both layout C, for the GUI's workbench test).
+// FIXTURE_HOST_HANG_AFTER frames (both layout C, for the GUI's workbench test);
+// host_hog asks for FIXTURE_HOST_HOG_GIB GiB of device memory in setup();
+// host_exit calls exit(FIXTURE_HOST_EXIT_CODE) in render().
 #ifndef FIXTURE_HOST_RENDERER_H
 #define FIXTURE_HOST_RENDERER_H
 
