@@ -688,6 +688,19 @@ TEST_F(Cli, StudentCompileErrorNamesTheStudentsFile) {
     EXPECT_CONTAINS(r.err, "did not compile");
 }
 
+TEST_F(Cli, SanitizeWithoutComputeSanitizerIsExit3) {
+    const CmdResult r = render_env("CR_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer PATH=/usr/bin:/bin",
+                                   "--student '" + dir + "' --sanitize --scene rgb");
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    EXPECT_EQ(r.err, "render: no compute-sanitizer found (PATH, $CUDA_HOME, /usr/local/cuda or $CR_COMPUTE_SANITIZER): "
+                     "--sanitize needs the CUDA toolkit's compute-sanitizer\n");
+    const CmdResult bad = render("--student '" + dir + "' --sanitize leakcheck --scene rgb");
+    EXPECT_EQ(bad.code, 2) << bad.err;
+    const CmdResult alone = render("--scene rgb --sanitize");
+    EXPECT_EQ(alone.code, 2) << alone.err;
+    EXPECT_EQ(alone.err, "render: --sanitize goes with --student DIR (it runs your renderer under compute-sanitizer)\n");
+}
+
 TEST_F(Cli, StudentWithoutNvccSaysSoInOneLine) {
     const CmdResult r = render_env("CR_NVCC=/nonexistent/nvcc", "--student '" + dir + "' --build-only");
     EXPECT_EQ(r.code, 2) << r.err;  // not a course folder: that is said first

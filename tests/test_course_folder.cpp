@@ -14,6 +14,7 @@
 #include "render/student/makefile_reader.h"
 #include "render/student/student_build.h"
 #include "render/student/protocol.h"
+#include "render/student/sanitize.h"
 #include "render/student/student_renderer.h"
 #include "scenes/scene.h"
 #include "tests/student_fixtures.h"
@@ -396,6 +397,100 @@ TEST_F(HostOnlyLayouts, ANonSquareImageIsReadThroughTheStudentsOwnImage) {
     const Image& img = r->image();
     EXPECT_EQ(img.width, 33);
     EXPECT_EQ(img.height, 17);
+}
+
+}  // namespace
+}  // namespace cr::student
+
+namespace cr::student {
+namespace {
+
+// compute-sanitizer's report, in the shape its documentation shows (memcheck
+// in today's "at KERNEL+0xOFF in FILE:LINE" form, one error twice).
+const char* kMemcheckLog =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at renderPerPixel(const float *, int, float *, int, int)+0x1d0 in /s/render/kernels.cu_inl:9\n"
+    "=========     by thread (16,0,0) in block (15,0,0)\n"
+    "=========     Address 0x7f3a2c040000 is out of bounds\n"
+    "=========     and is 1 bytes after the nearest allocation at 0x7f3a2c000000 of size 262144 bytes\n"
+    "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+    "=========         Host Frame: [0x2f1a3] in libcuda.so.1\n"
+    "=========\n"
+    "========= Invalid __global__ write of size 4 bytes\n"
+    "=========     at renderPerPixel(const float *, int, float *, int, int)+0x1d0 in /s/render/kernels.cu_inl:9\n"
+    "=========     by thread (17,0,0) in block (15,0,0)\n"
+    "=========     Address 0x7f3a2c040004 is out of bounds\n"
+    "=========\n"
+    "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API call to cudaDeviceSynchronize.\n"
+    "=========     Saved host backtrace up to driver entry point at error\n"
+    "=========\n"
+    "========= ERROR SUMMARY: 3 errors\n";
+
+TEST(Sanitizer, EachDistinctErrorOnceWithItsKernelLineAndFirstThread) {
+    const SanitizerReport r = parse_sanitizer_log(kMemcheckLog);
+    ASSERT_EQ(r.findings.size(), 2u);
+    EXPECT_EQ(r.total, 3);
+    EXPECT_EQ(r.summary, "ERROR SUMMARY: 3 errors");
+    const SanitizerFinding& w = r.findings[0];
+    EXPECT_EQ(w.what, "Invalid __global__ write of size 4 bytes");
+    EXPECT_EQ(w.kernel, "renderPerPixel");
+    EXPECT_EQ(w.where, "/s/render/kernels.cu_inl:9");
+    EXPECT_EQ(w.thread, "(16,0,0)");
+    EXPECT_EQ(w.block, "(15,0,0)");
+    EXPECT_EQ(w.detail, "Address 0x7f3a2c040000 is out of bounds");
+    EXPECT_EQ(w.count, 2);
+    EXPECT_EQ(r.findings[1].kernel, "");
+    EXPECT_EQ(describe_sanitizer_report(r, "memcheck"),
+              "  1. Invalid __global__ write of size 4 bytes in kernel renderPerPixel at /s/render/kernels.cu_inl:9\n"
+              "     first by thread (16,0,0) in block (15,0,0); Address 0x7f3a2c040000 is out of bounds; 2 times\n"
+              "  2. Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API "
+              "call to cudaDeviceSynchronize.\n     1 time\n"
+              "compute-sanitizer memcheck: 2 distinct errors, 3 in all (the tool's ERROR SUMMARY: 3 errors)\n");
+}
+
+TEST(Sanitizer, RacesBarriersAndTheOlderSiteForm) {
+    const SanitizerReport race = parse_sanitizer_log(
+        "========= Error: Race reported between Write access at renderKernel(bool)+0x5f0 in /s/render/cudaRenderer.cu:120\n"
+        "=========     and Read access at renderKernel(bool)+0x4c0 in /s/render/cudaRenderer.cu:118 [16384 hazards]\n"
+        "=========\n"
+        "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+    ASSERT_EQ(race.findings.size(), 1u);
+    EXPECT_EQ(race.findings[0].what, "Race reported between Write access and Read access");
+    EXPECT_EQ(race.findings[0].kernel, "renderKernel");
+    EXPECT_EQ(race.findings[0].where, "/s/render/cudaRenderer.cu:120");
+    EXPECT_EQ(race.findings[0].other, "/s/render/cudaRenderer.cu:118");
+    EXPECT_EQ(race.total, 16384);
+    const SanitizerReport sync = parse_sanitizer_log(
+        "========= Barrier error detected. Divergent thread(s) in block\n"
+        "=========     at 0x2b0 in /s/render/cudaRenderer.cu:55:scanKernel(unsigned int *)\n"
+        "=========     by thread (32,0,0) in block (0,0,0)\n"
+        "========= ERROR SUMMARY: 1 error\n");
+    ASSERT_EQ(sync.findings.size(), 1u);
+    EXPECT_EQ(sync.findings[0].kernel, "scanKernel");
+    EXPECT_EQ(sync.findings[0].where, "/s/render/cudaRenderer.cu:55");
+    EXPECT_EQ(sync.findings[0].thread, "(32,0,0)");
+    EXPECT_EQ(describe_sanitizer_report(parse_sanitizer_log("========= ERROR SUMMARY: 0 errors\n"), "synccheck"),
+              "compute-sanitizer synccheck: no errors in your renderer (ERROR SUMMARY: 0 errors)\n");
+}
+
+TEST(Sanitizer, ToolNames) {
+    EXPECT_EQ(sanitizer_tool(""), "memcheck");
+    EXPECT_EQ(sanitizer_tool("racecheck"), "racecheck");
+    EXPECT_THROW(sanitizer_tool("leakcheck"), std::invalid_argument);
+}
+
+TEST(Sanitizer, StagedPathsBecomeTheStudentsOwn) {
+    BuildResult b;
+    b.build_dir = "/c/student/0123abcd";
+    b.folder.dir = "/home/you/render";
+    b.folder.compiled = {"cudaRenderer.cu"};
+    b.folder.headers = {"exclusiveScan.cu_inl"};
+    EXPECT_EQ(map_build_paths("at k()+0x10 in /c/student/tmp-4242-0123abcd/src/cudaRenderer.cu:7\n"
+                              "at k()+0x20 in /c/student/0123abcd/src/cr_orig/exclusiveScan.cu_inl:30\n",
+                              b),
+              "at k()+0x10 in /home/you/render/cudaRenderer.cu:7\n"
+              "at k()+0x20 in /home/you/render/exclusiveScan.cu_inl:30\n");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "render/compare.h"
 #include "render/frame_loop.h"
 #include "render/renderer_factory.h"
+#include "render/sanitize_run.h"
 #include "render/student/student_build.h"
 #include "render/student/student_renderer.h"
 #include "scenes/scene.h"
@@ -121,6 +122,22 @@ TEST(GpuStudent, OutOfBoundsIsReportedAndTiledStillRuns) {
     auto tiled = make_renderer("tiled");
     const Scene s = make_scene("rand10k", 0);
     EXPECT_TRUE(compare_images(render_frames(*tiled, s, 256, 256, 1), cpuref_image(s, 256, 256, 1)).pass);
+}
+
+TEST(GpuStudent, SanitizerNamesTheFixturesOwnFileAndLine) {
+    REQUIRE_GPU();
+    if (student::find_compute_sanitizer().empty()) GTEST_SKIP() << "no compute-sanitizer here";
+    student::BuildOptions bo;
+    bo.dir = fixture_root() + "/out_of_bounds";
+    bo.cache_root = fixture_cache_root();
+    const student::BuildResult b = student::build_student(bo);
+    const SanitizeOutcome o = sanitize_student(b, make_scene("rgb", 0), 64, 64, 1, "memcheck", RendererContext{});
+    ASSERT_FALSE(o.report.findings.empty()) << "memcheck found nothing; report " << o.report_path;
+    const student::SanitizerFinding& f = o.report.findings.front();
+    EXPECT_NE(f.what.find("Invalid __global__ write"), std::string::npos) << f.what;
+    EXPECT_EQ(f.kernel, "renderOutOfBounds");
+    EXPECT_EQ(f.where, b.folder.dir + "/fixture_kernels.cu_inl:13");  // the store image[to_zero + 4 + threadIdx.x]
+    EXPECT_FALSE(f.thread.empty());
 }
 
 TEST(GpuStudent, HangIsReportedAfterTheTimeLimit) {

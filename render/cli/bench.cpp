@@ -184,6 +184,17 @@ BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string
     return res;
 }
 
+/// A row whose renderer failed: the table says `fault`, the message is listed under it.
+BenchResult fault_row(const std::string& scene, const std::string& renderer, const std::string& what) {
+    BenchResult res;
+    res.scene = scene;
+    res.renderer = renderer;
+    res.status = RowStatus::Fault;
+    res.fault = what;
+    std::fprintf(stderr, "      %s\n", what.c_str());
+    return res;
+}
+
 /// Runs every scene x renderer; unavailable renderers give a row saying so.
 std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& plan) {
     std::vector<BenchResult> results;
@@ -211,13 +222,11 @@ std::vector<BenchResult> measure_all(const BenchArgs& args, const BenchPlan& pla
                 Renderer& r = rname == "student" ? *plan.student : *(fresh = make_renderer(rname));
                 results.push_back(measure(args, scene, rname, r, reference, have_reference));
             } catch (const student::StudentFault& e) {  // the student's code failed: say so, go on with the rest
-                BenchResult res;
-                res.scene = scene_name;
-                res.renderer = rname;
-                res.status = RowStatus::Fault;
-                res.fault = e.what();
-                results.push_back(res);
-                std::fprintf(stderr, "      %s\n", e.what());
+                results.push_back(fault_row(scene_name, rname, e.what()));
+            } catch (const DeviceOutOfMemory& e) {  // a row that fails never stops the others
+                results.push_back(fault_row(scene_name, rname, std::string("out of GPU memory: ") + e.what()));
+            } catch (const CudaError& e) {
+                results.push_back(fault_row(scene_name, rname, std::string("CUDA error: ") + e.what()));
             }
             results.back().blends = blends;
         }
@@ -356,7 +365,7 @@ int run_bench(const BenchArgs& args) {
                      plan.unavailable.size(), plan.renderers.size());
     const bool any_fail = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.check == "F"; });
     const bool any_fault = std::any_of(results.begin(), results.end(), [](const BenchResult& r) { return r.status == RowStatus::Fault; });
-    if (any_fault) return kExitRuntime;  // the student's renderer crashed, hung or hit a CUDA error
+    if (any_fault) return kExitRuntime;  // a renderer crashed, hung or hit a CUDA error (or ran out of memory)
     if (any_fail) return kExitMismatch;  // a wrong result matters more than a missing GPU
     return plan.unavailable.empty() ? kExitOk : kExitNoGpu;
 }

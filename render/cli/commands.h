@@ -22,6 +22,8 @@ struct RenderArgs {
     std::string student_memory;           ///< --student-memory GIB: the student's device-memory budget ("" = default)
     std::string timing = "events";        ///< events or course (our renderers; the student's is always course)
     bool check = false, interactive = false, list = false, build_only = false;
+    bool sanitize_given = false;  ///< --sanitize [TOOL]
+    std::string sanitize;         ///< its tool ("" = memcheck)
     bool profile_range = false;           ///< hidden: profile the counted frames (render profile's child run)
     bool renderer_given = false, file_given = false;
 };
@@ -64,6 +66,12 @@ RendererContext student_context(const std::string& student_dir, const std::strin
 /// prints where the build is. Returns 0; errors are thrown (BuildError: 2,
 /// NvccMissing: 3).
 int run_build_only(const RenderArgs& args);
+
+/// `render --student DIR --sanitize [TOOL]`: the student's renderer under
+/// compute-sanitizer on the scene, size and frames asked for; each distinct
+/// error once with the student's file and line, then a summary. Returns 0
+/// when clean, 1 when it found any; throws student::SanitizerMissing (exit 3).
+int run_sanitize(const RenderArgs& args);
 
 /// Runs `render`: renders, prints the times, writes the files, checks;
 /// returns the exit code (1 when --check fails).

@@ -20,6 +20,7 @@
 #include "render/options.h"
 #include "render/profile.h"
 #include "render/renderer_factory.h"
+#include "render/student/sanitize.h"
 #include "render/student/student_build.h"
 
 namespace cr {
@@ -75,6 +76,7 @@ struct CommandLine {
     CLI::App* profile_cmd = nullptr;
     CLI::Option* renderer_opt = nullptr;
     CLI::Option* file_opt = nullptr;
+    CLI::Option* sanitize_opt = nullptr;
 };
 
 void add_render_options(CLI::App& app, CommandLine& c) {
@@ -103,6 +105,10 @@ void add_render_options(CLI::App& app, CommandLine& c) {
     app.add_option("--student", a.student_dir, "Build and run YOUR renderer: the course's render/ folder with your "
                                                "cudaRenderer.cu and .h (renderer 'student'; docs/STUDENTS.md)");
     app.add_flag("--build-only", a.build_only, "With --student: only build your renderer and say where the build is");
+    c.sanitize_opt = app.add_option("--sanitize", a.sanitize,
+                                    "With --student: run your renderer under compute-sanitizer: memcheck (default), "
+                                    "racecheck, synccheck or initcheck; each error once with your file and line")
+                         ->expected(0, 1);
     app.add_option("--student-timeout", a.student_timeout, "With --student: seconds a call of your renderer may take before "
                                                            "it counts as a hang (default 30)");
     app.add_option("--student-memory", a.student_memory, "With --student: your renderer's device-memory budget in GiB "
@@ -248,6 +254,9 @@ int run_command(const CommandLine& c, const char* argv0) {
     } catch (const student::NvccMissing& e) {
         std::fprintf(stderr, "render: %s\n", e.what());
         return kExitNoGpu;
+    } catch (const student::SanitizerMissing& e) {
+        std::fprintf(stderr, "render: %s\n", e.what());
+        return kExitNoGpu;
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "render: %s\n", e.what());
         return kExitUsage;
@@ -309,5 +318,6 @@ int main(int argc, char** argv) {
     }
     c.render.renderer_given = c.renderer_opt->count() > 0;
     c.render.file_given = c.file_opt->count() > 0;
+    c.render.sanitize_given = c.sanitize_opt->count() > 0;
     return finish_standard_output(run_command(c, argv[0]));
 }

@@ -264,6 +264,7 @@ std::FILE* report_stream(const std::vector<std::string>& data_paths) {
 
 int run_render(const RenderArgs& a) {
     if (a.build_only) return run_build_only(a);
+    if (a.sanitize_given) return run_sanitize(a);
     RenderPlan p = plan_render(a);
     std::FILE* out = report_stream({a.json_path, a.diff_path});
     std::unique_ptr<Renderer> r = make_renderer(p.renderer.empty() ? default_renderer_name() : p.renderer,

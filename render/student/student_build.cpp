@@ -261,6 +261,14 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
     return out;
 }
 
+std::string map_build_paths(const std::string& text, const BuildResult& b) {
+    const fs::path final_dir(b.build_dir);
+    const std::string key = final_dir.filename().string(), stage = (final_dir / "src").string();
+    const std::regex temporary("[^\\s\"'(]*/tmp-[0-9]+-" + key + "/src/");  // compiled there, then renamed
+    const std::string canonical = std::regex_replace(text, temporary, stage + "/");
+    return map_compiler_paths(canonical, stage, b.folder.dir, b.folder.used(), b.folder.include_aliases);
+}
+
 BuildResult build_student(const BuildOptions& o) {
     const CourseFolder folder = read_course_folder(o.dir);
     BuildResult res;

@@ -94,6 +94,11 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
                                const std::string& student_dir, const std::vector<std::string>& student_files,
                                const std::vector<std::pair<std::string, std::string>>& aliases = {});
 
+/// Paths of the build's staged sources in `text` (as the line info of the
+/// library names them: the temporary build folder it was compiled in, or its
+/// cache folder) as paths of the student's own files (map_compiler_paths).
+std::string map_build_paths(const std::string& text, const BuildResult& build);
+
 /// The summary a failed build leads with (pure, on the mapped compiler
 /// output): `headline` gets one line (the first error in the student's own
 /// file, else what the harness expected of their class and the layout it

@@ -97,7 +97,7 @@ void StudentRenderer::quit_worker() {
     forget_kill_handle();
     Request q;
     q.op = Op::Quit;
-    if (worker_->process.send(&q, sizeof q, 2) == WaitResult::Ok) worker_->process.wait(5);
+    if (worker_->process.send(&q, sizeof q, 2) == WaitResult::Ok) worker_->process.wait(options_.quit_wait_s);
     worker_.reset();
 }
 
@@ -118,7 +118,8 @@ void StudentRenderer::stop_worker() {
 }
 
 void StudentRenderer::fail(const std::string& what, Call c, int frame) {
-    stop_worker();
+    if (options_.end_gently && worker_ && !worker_->process.exited()) quit_worker();
+    else stop_worker();
     throw StudentFault("student renderer: " + what, c, frame);
 }
 
@@ -135,7 +136,8 @@ bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100
 void StudentRenderer::start_worker() {
     SharedRegion status = SharedRegion::create(sizeof(WorkerStatus));
     ProcessOptions o;
-    o.argv = {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)};
+    o.argv = options_.wrapper;
+    for (const auto& a : {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)}) o.argv.push_back(a);
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
     worker_ = std::make_unique<Worker>(std::move(status), o);

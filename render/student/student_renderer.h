@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "render/core/renderer.h"
 #include "render/student/protocol.h"
@@ -29,6 +30,13 @@ struct StudentOptions {
     /// past it fails inside the student's process and the call is reported
     /// as "your renderer asked for more than N GiB".
     unsigned long long device_memory_bytes = 0;
+    /// A command the worker runs under (e.g. compute-sanitizer's), "" for none.
+    std::vector<std::string> wrapper;
+    /// How long ending the worker may take (a sanitizer writes its report then).
+    double quit_wait_s = 5;
+    /// After a fault, ask the worker to end (and wait quit_wait_s) rather than
+    /// kill it: under a sanitizer, so that it writes its whole report.
+    bool end_gently = false;
 };
 
 /// What went wrong in the student's code (exit code 5): what() is the whole
