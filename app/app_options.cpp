@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "render/student/sanitize.h"
+
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -66,6 +68,9 @@ void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
                    "With --student: seconds a call of your renderer may take before it counts as a hang (default 30)");
     cli.add_option("--student-memory", raw.student_memory,
                    "With --student: your renderer's device-memory budget in GiB (default 16, at most half the GPU's)");
+    cli.add_option("--sanitize", o.sanitize,
+                   "With --student: once built, run your renderer under compute-sanitizer (memcheck, racecheck, "
+                   "synccheck or initcheck); the report appears in the Sanitizer section");
     cli.add_option("--student-arch", o.student_arch,
                    "nvcc -gencode flags for your build (default: the local GPU's, else sm_75..sm_90)");
     cli.add_option("--until-builds", raw.until_builds,
@@ -163,6 +168,10 @@ void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!raw.student_timeout.empty() && o.student.empty())
         throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
+    if (!o.sanitize.empty()) {
+        if (o.student.empty()) throw std::invalid_argument("--sanitize goes with --student DIR");
+        cr::student::sanitizer_tool(o.sanitize);  // throws for an unknown tool
+    }
     if (!raw.student_memory.empty() && o.student.empty())
         throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
     if (!raw.student_memory.empty())

@@ -46,6 +46,7 @@ struct AppOptions {
     std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)
     double student_timeout_s = cr::kDefaultStudentTimeout;  ///< --student-timeout: a student call taking longer is a hang
     unsigned long long student_memory_bytes = 0;  ///< --student-memory GIB (0: the default budget)
+    std::string sanitize;  ///< --sanitize TOOL: run the first build under compute-sanitizer ("" = no)
     std::string student_arch;       ///< --student-arch: nvcc -gencode flags ("" = the harness's default)
     /// --until-builds K (with --frames): end the run once K builds have
     /// finished and the window drew kFramesAfterBuilds more frames.

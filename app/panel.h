@@ -60,6 +60,7 @@ struct ViewState {
     bool pause_rule_course = false; ///< the rule: course (0.1) instead of strict (1e-4)
     std::string paused_note;        ///< why playback paused itself ("" when it did not)
     float student_diff_opacity = .7f;
+    int sanitize_tool = 0;            ///< the workbench's sanitizer: memcheck, racecheck, synccheck, initcheck
     ZoomPan zoom;                   ///< the image view's zoom and pan
     bool request_one_to_one = false;  ///< the panel asked for a 1:1 view (the main loop applies it)
     bool request_fit = false;       ///< the panel asked to fit the image again

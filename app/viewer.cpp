@@ -92,6 +92,9 @@ void Viewer::start_workbench() {
     view_.tab_request = tab_of(opt_);
     view_.compare_view = compare_view_of(opt_.compare);
     view_.pause_on_mismatch = opt_.pause_on_mismatch;
+    const char* const tools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};  // the panel's order
+    for (int t = 0; t < 4; ++t)
+        if (opt_.sanitize == tools[t]) view_.sanitize_tool = t;
     if (opt_.inspect) inspector_.select(opt_.inspect_x, opt_.inspect_y);
     initial_zoom_ = opt_.zoom != 1;
     try {
@@ -161,6 +164,10 @@ void Viewer::step() {
         view_.step_requested = false;
     }
     follow_student();
+    if (!opt_.sanitize.empty() && !sanitize_started_ && bench_.has_build() && !bench_.building()) {
+        bench_.start_sanitize(session_, opt_.sanitize);  // --sanitize TOOL: once, on the first build
+        sanitize_started_ = true;
+    }
     // The figure a --frames run prints is the one its last frame shows.
     const auto now = Clock::now();
     if (opt_.frames > 0 && rendered_ >= opt_.frames && run_seconds_ == 0) run_seconds_ = seconds_between(start_, now);
@@ -206,6 +213,7 @@ bool Viewer::automated_run_done() {
     // A warp map shown is waited for, so the summary and screenshot are of the last frame.
     if (view_.show_warps && (warps_.running() || warp_shown_frame_ != session_.frame() - 1)) return false;
     finishing_ = true;  // from here the session renders no more frames: the student catches up with the last
+    if (!opt_.sanitize.empty() && (!sanitize_started_ || bench_.sanitizing())) return false;  // its report is awaited
     return !waiting_for_student_frame();
 }
 

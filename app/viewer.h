@@ -139,6 +139,7 @@ private:
     int frames_after_builds_ = 0;   ///< --until-builds: window frames since the last build finished
     Clock::time_point student_wait_start_{};  ///< an automated run began waiting for the student's last frame
     bool finishing_ = false;        ///< an automated run is done but for the student's last frame
+    bool sanitize_started_ = false; ///< --sanitize: the run was started
     Clock::time_point last_window_frame_{};
     double longest_window_gap_ms_ = 0;  ///< between two swaps, after the first few
     int window_frames_ = 0;

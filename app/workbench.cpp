@@ -8,6 +8,7 @@
 
 #include "render/core/output_file.h"
 #include "render/renderer_factory.h"
+#include "render/sanitize_run.h"
 
 namespace cr::app {
 
@@ -83,6 +84,8 @@ void Workbench::load(const std::string& folder_in) {
     const std::string folder = std::filesystem::absolute(folder_in).lexically_normal().string();
     if (folder != folder_) {
         lane_.unload();
+        built_ = student::BuildResult{};
+        sanitize_lines_.clear();
         had_build_ = false;
         folder_ = folder;
         set_messages(messages_);  // the last build's messages stay, shown relative to the folder now loaded
@@ -113,9 +116,34 @@ void Workbench::start_build() {
     job_.start([bo] { return run_build(bo); });
 }
 
+void Workbench::start_sanitize(const Session& s, const std::string& tool) {
+    if (!has_build() || sanitize_job_.running()) return;
+    const int frames = std::max(1, std::min(s.frame(), 10));
+    say("sanitize: " + tool + " on " + s.scene_label() + " at " + std::to_string(s.width()) + "x" +
+        std::to_string(s.height()) + ", frames 0.." + std::to_string(frames - 1));
+    RendererContext ctx;
+    ctx.student_timeout_s = options_.call_timeout_s;
+    ctx.student_memory_bytes = options_.memory_bytes;
+    sanitize_job_.start([b = built_, scene = s.scene(), w = s.width(), h = s.height(), frames, tool, ctx] {
+        std::vector<std::string> lines;
+        try {
+            const SanitizeOutcome o = sanitize_student(b, scene, w, h, frames, tool, ctx);
+            std::istringstream text(student::describe_sanitizer_report(o.report, o.tool));
+            for (std::string line; std::getline(text, line);) lines.push_back(line);
+            if (!o.fault.empty()) lines.push_back("your renderer stopped: " + o.fault);
+            lines.push_back("the tool's whole report: " + o.report_path);
+        } catch (const std::exception& e) {
+            lines.push_back("compute-sanitizer could not run: " + std::string(e.what()));
+        }
+        return lines;
+    });
+}
+
 void Workbench::tick() {
     BuildOutcome o;
     if (job_.poll(o)) take_outcome(o);
+    if (sanitize_job_.poll(sanitize_lines_))
+        for (const auto& line : sanitize_lines_) say("sanitize: " + line);
     if (!folder_.empty() && watcher_.changed(SourceWatcher::Clock::now())) {
         say("a source file changed: rebuilding");
         if (job_.running()) rebuild_pending_ = true;
@@ -144,6 +172,7 @@ void Workbench::take_outcome(const BuildOutcome& o) {
 }
 
 void Workbench::use_library(const BuildOutcome& o) {
+    built_ = o.result;
     last_failed_ = false;
     fail_summary_.clear();
     set_messages("");

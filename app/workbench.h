@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "background_task.h"
 #include "build_job.h"
 #include "settings.h"
 #include "render/renderer_factory.h"
@@ -75,6 +76,18 @@ public:
     void frame_rendered(GapMeter::Clock::time_point now) { gaps_.frame(now); }
     /// Restarts the student's worker after a fault.
     void restart_worker() { lane_.restart_worker(); }
+    /// Runs the current build under compute-sanitizer's `tool` (memcheck,
+    /// racecheck, synccheck, initcheck) on the session's scene and size,
+    /// frames 0..F (F the frame shown, at most 10), in a background thread
+    /// (the window keeps drawing); the report arrives in sanitize_lines().
+    /// Does nothing while a build or another sanitizer run is going.
+    void start_sanitize(const Session& s, const std::string& tool);
+    bool sanitizing() const { return sanitize_job_.running(); }
+    double sanitize_seconds() const { return sanitize_job_.elapsed_seconds(); }
+    /// The last sanitizer report, a line each (empty before the first).
+    const std::vector<std::string>& sanitize_lines() const { return sanitize_lines_; }
+    /// True once a build has succeeded (so there is something to sanitize).
+    bool has_build() const { return !built_.library.empty(); }
 
     Status status() const;
     /// The status line, e.g. "building (12.3 s)", "ready", "build failed".
@@ -124,6 +137,9 @@ private:
     std::string detail_;
     std::string cannot_run_;      ///< why the built library cannot run here ("" when it can)
     StudentLane lane_;
+    student::BuildResult built_;  ///< the last successful build
+    BackgroundTask<std::vector<std::string>> sanitize_job_;
+    std::vector<std::string> sanitize_lines_;
     int builds_finished_ = 0;
     bool wait_announced_ = false;  ///< the lane's current frame was said to be overdue
     GapMeter gaps_;

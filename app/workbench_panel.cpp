@@ -182,6 +182,31 @@ void mismatch_block(const StudentLane& lane) {
                      ImVec2(-1, ImGui::GetTextLineHeight() * 2));
 }
 
+/// The Sanitize button: the current build under compute-sanitizer on the
+/// scene and size shown, and its report in a scrollable list.
+void sanitize_block(Session& s, ViewState& v, Workbench& bench) {
+    static const char* const kTools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    ImGui::BeginDisabled(!bench.has_build() || bench.sanitizing());
+    if (ImGui::Button("Sanitize")) bench.start_sanitize(s, kTools[v.sanitize_tool]);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("runs your renderer under compute-sanitizer on this scene and size: which thread of which "
+                          "kernel, at which line of your code");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    ImGui::Combo("##tool", &v.sanitize_tool, kTools, 4);
+    if (bench.sanitizing()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("running (%.0f s)", bench.sanitize_seconds());
+    }
+    const std::vector<std::string>& lines = bench.sanitize_lines();
+    if (lines.empty()) return;
+    ImGui::BeginChild("sanitize", ImVec2(-1, ImGui::GetTextLineHeightWithSpacing() * 7), true,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    for (const auto& line : lines) ImGui::TextUnformatted(line.c_str());
+    ImGui::EndChild();
+}
+
 void compare_section(Session& s, ViewState& v, Workbench& bench) {
     if (ImGui::Button(v.playing ? "Pause (Space)" : "Play (Space)")) {
         v.playing = !v.playing;
@@ -217,6 +242,7 @@ void workbench_tab(Session& s, ViewState& v, PanelTools& t) {
     fault_block(bench);
     if (ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen)) compare_section(s, v, bench);
     if (ImGui::CollapsingHeader("Pixel inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector_section(s, v, t);
+    if (ImGui::CollapsingHeader("Sanitizer")) sanitize_block(s, v, bench);
     if (ImGui::CollapsingHeader("Timings")) {
         stage_table(s, bench);
         timing_chart(s.timing_board());

@@ -248,6 +248,14 @@ faults() {
         fail "no crash line naming render() and the frame"
     grep -qE "^workbench: status: crashed in render\(\), frame [0-9]+" "$out" || fail "no crashed status"
     want "$out" "frames of rgb at 256x256 with cpu"
+    if command -v compute-sanitizer > /dev/null || [ -x /usr/local/cuda/bin/compute-sanitizer ]; then
+        out=$WORK/sanitize.txt  # the Sanitizer section's run, started by --sanitize once built
+        app "$out" --student "$WORK/out_of_bounds" --until-builds 1 --renderer cpu --scene rgb --size 64 --sanitize memcheck
+        finish 600
+        show "$out"
+        grep -qE "^workbench: sanitize:   1\. Invalid __global__ write of size 4 bytes in kernel renderOutOfBounds at $WORK/out_of_bounds/fixture_kernels.cu_inl:13$" \
+            "$out" || fail "the sanitizer's report does not name the fixture's file and line"
+    fi
     out=$WORK/hang.txt
     fixture hang
     app "$out" --student "$WORK/hang" --student-timeout 2 --until-builds 1 --renderer cpu --scene rgb --size 64
