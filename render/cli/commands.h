@@ -104,6 +104,18 @@ inline const char* const kDefaultBenchScenes =
 /// check, else 3 when a renderer could not run here (no GPU), else 0.
 int run_bench(const BenchArgs& args);
 
+/// Options of `render coalescence` (render/cli/coalescence_command.cpp).
+struct CoalescenceArgs {
+    std::string scenes = "rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle";
+    std::string size = "1024", seed = "0", window = "0", json_path;
+};
+
+/// For each scene: how many circles cover each pixel, how many blends its
+/// two trajectories needed to meet, the blends an exact early-stopping walk
+/// does against cpuref's, and that every pixel equals cpuref's (0 pixels
+/// differ). Exit 0, or 1 when a pixel differs.
+int run_coalescence(const CoalescenceArgs& args);
+
 /// Options of `render refs` (regenerates reference_images/).
 struct RefsArgs {
     std::string out_dir;

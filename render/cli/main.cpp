@@ -72,6 +72,8 @@ struct CommandLine {
     ProfileArgs profile;
     CLI::App* bench_cmd = nullptr;
     CLI::App* refs_cmd = nullptr;
+    CLI::App* coalescence_cmd = nullptr;
+    CoalescenceArgs coalescence;
     CLI::App* grade_cmd = nullptr;
     CLI::App* profile_cmd = nullptr;
     CLI::Option* renderer_opt = nullptr;
@@ -142,6 +144,18 @@ void add_bench_command(CLI::App& app, CommandLine& c) {
     bench->add_option("--student-memory", c.bench.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
     bench->add_option("--timing", t.timing, "How our renderers are timed: events (default) or course (as the course "
                                             "times a student's renderer, so the rows compare like with like)");
+}
+
+void add_coalescence_command(CLI::App& app, CommandLine& c) {
+    CoalescenceArgs& a = c.coalescence;
+    c.coalescence_cmd = app.add_subcommand(
+        "coalescence", "Per scene: the blends each pixel needs before its result is certain (exact early stopping), on the CPU");
+    c.coalescence_cmd->add_option("--scenes", a.scenes, "Comma-separated scenes (default: the course's scored ones, and littlebig)");
+    c.coalescence_cmd->add_option("-s,--size", a.size, "Image size N or WxH (default 1024)");
+    c.coalescence_cmd->add_option("-S,--seed", a.seed, "Random seed (default 0)");
+    c.coalescence_cmd->add_option("--window", a.window, "Fragments of the first window from the end (default 0: from "
+                                                        "each pixel's alphas)");
+    c.coalescence_cmd->add_option("--json", a.json_path, "Write the figures as JSON (- for standard output)");
 }
 
 void add_refs_command(CLI::App& app, CommandLine& c) {
@@ -218,6 +232,7 @@ int dispatch(const CommandLine& c, const char* argv0) {
     if (c.render.list) return run_list();
     if (*c.bench_cmd) return run_bench(bench_args(c));
     if (*c.refs_cmd) return run_refs(c.refs);
+    if (*c.coalescence_cmd) return run_coalescence(c.coalescence);
     if (*c.grade_cmd) return run_grade(c.grade);
     if (*c.profile_cmd) return run_profile(c.profile, argv0);
     if (c.render.interactive)
@@ -306,6 +321,7 @@ int main(int argc, char** argv) {
     add_render_options(app, c);
     add_bench_command(app, c);
     add_refs_command(app, c);
+    add_coalescence_command(app, c);
     add_grade_command(app, c);
     add_profile_command(app, c);
     try {
