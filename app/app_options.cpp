@@ -38,9 +38,9 @@ ParseResult refuse(ParseResult& res, const std::string& message, int code = kExi
     return std::move(res);
 }
 
-/// Parses --overlay's list of tiles, listed, hit, diff, warps.
+/// Parses --overlay's list of tiles, listed, hit, diff, warps, blends.
 void parse_overlays(const std::string& text, AppOptions& o) {
-    const std::string rule = "': use a list of tiles, listed, hit, diff and warps (e.g. tiles,diff)";
+    const std::string rule = "': use a list of tiles, listed, hit, diff, warps and blends (e.g. tiles,diff)";
     const std::vector<std::string> names = split_list(text);
     if (names.empty()) throw std::invalid_argument("bad --overlay '" + text + rule);
     for (const auto& n : names) {
@@ -50,6 +50,7 @@ void parse_overlays(const std::string& text, AppOptions& o) {
             o.overlay_tile_source = n == "listed" ? 1 : 2;
         } else if (n == "diff") o.overlay_diff = true;
         else if (n == "warps") o.overlay_warps = true;
+        else if (n == "blends") o.overlay_blends = true;
         else throw std::invalid_argument("bad --overlay '" + n + rule);
     }
 }

@@ -41,6 +41,7 @@ struct AppOptions {
     int overlay_tile_source = 0;
     /// --overlay warps: the per-warp active-lanes map.
     bool overlay_warps = false;
+    bool overlay_blends = false;    ///< --overlay blends: the blends each pixel needs (exact early stopping)
 
     // ---- the student's workbench (docs/GUI.md) -----------------------------
     std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)

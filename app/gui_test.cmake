@@ -107,6 +107,11 @@ if(MODE STREQUAL "teaching")
   run_app(out "circle-renderer --overlay hit" 60
           --renderer cpu --scene rand10k --size 512 --frames 2 --overlay hit --no-vsync --no-settings)
   expect_lines("${out}" "overlay: tiles, hit, 32 x 32 tiles of 16 px")
+  # the blends each pixel needs (exact early stopping): rand100k's median pixel meets after 29 blends
+  run_app(out "circle-renderer --overlay blends" 120
+          --renderer cpu --scene rand100k --size 256 --frames 2 --overlay blends --tab teaching --no-vsync --no-settings)
+  expect_lines("${out}" "overlay: blends, frame 1, median 29 blends needed a pixel (of 867 covering), "
+                        "0 pixels differ from cpuref's")
   return()
 endif()
 

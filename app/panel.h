@@ -68,6 +68,8 @@ struct ViewState {
     std::string tile_totals;        ///< listed/hit pairs of the tile map shown ("" for the renderer's)
     bool show_warps = false;        ///< the per-warp active-lanes map over the image
     float warp_opacity = .6f;
+    bool show_blends = false;       ///< the blends each pixel needs before its result is certain
+    float blends_opacity = .8f;
 };
 
 /// What the workbench and teaching tabs show beyond the session.
@@ -75,6 +77,7 @@ struct PanelTools {
     Workbench& bench;
     Inspector& inspector;
     const WarpMap& warps;
+    const BlendsMap& blends;
     /// The order demo's three textures (0 until made) and its numbers.
     GLuint order_textures[3] = {0, 0, 0};
     const OrderDemo* order_demo = nullptr;

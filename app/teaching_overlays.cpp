@@ -1,6 +1,7 @@
 #include "teaching_overlays.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
@@ -52,27 +53,35 @@ std::vector<uint8_t> warp_map_rgba8(const WarpActivity& a) {
     return out;
 }
 
-void WarpMap::request(const Session& s, SceneTracker& tracker) {
-    const Key key{s.scene_version(), s.frame(), s.width(), s.height()};
-    if (task_.running() || (have_ && result_key_ == key) || s.width() <= 0 || s.height() <= 0) return;
-    const Scene scene = tracker.at(s, s.frame());  // a copy the thread owns
-    running_key_ = key;
-    task_.start([scene, w = key.width, h = key.height] { return warp_activity(scene, w, h); });
+CoalescenceStats blends_needed(const Scene& scene, int width, int height) { return coalescence_stats(scene, width, height); }
+
+std::array<uint8_t, 3> blends_color(float blends) {
+    const float t = std::min(1.f, std::max(0.f, std::log2(std::max(1.f, blends)) / 8.f));  // 1 .. 256
+    const std::array<float, 3> c = t < .5f ? std::array<float, 3>{2 * t, 0.f, 1.f - 2 * t}
+                                           : std::array<float, 3>{1.f, 2 * (t - .5f), 0.f};
+    return {static_cast<uint8_t>(255 * c[0]), static_cast<uint8_t>(255 * c[1]), static_cast<uint8_t>(255 * c[2])};
 }
 
-bool WarpMap::poll() {
-    WarpActivity a;
-    if (!task_.poll(a)) return false;
-    result_ = std::move(a);
-    result_key_ = running_key_;
-    have_ = true;
-    return true;
+std::vector<uint8_t> blends_map_rgba8(const CoalescenceStats& s) {
+    std::vector<uint8_t> out(static_cast<size_t>(s.width) * s.height * 4, 0);
+    for (int j = 0; j < s.height; ++j)
+        for (int i = 0; i < s.width; ++i) {
+            const size_t src = static_cast<size_t>(j) * s.width + i;
+            uint8_t* d = &out[(static_cast<size_t>(s.height - 1 - j) * s.width + i) * 4];
+            if (s.covering[src] == 0) continue;  // transparent: nothing to blend
+            const std::array<uint8_t, 3> c = blends_color(static_cast<float>(s.needed[src]));
+            d[0] = c[0];
+            d[1] = c[1];
+            d[2] = c[2];
+            d[3] = 255;
+        }
+    return out;
 }
 
-float WarpMap::mean_lanes() const {
+float mean_lanes(const WarpActivity& a) {
     double sum = 0;
     int n = 0;
-    for (float v : result_.mean_active_lanes)
+    for (float v : a.mean_active_lanes)
         if (v >= 0) {
             sum += v;
             ++n;

@@ -13,6 +13,7 @@
 
 #include "background_task.h"
 #include "render/core/image.h"
+#include "render/cpu/coalescence.h"
 #include "render/teaching.h"
 #include "scene_tracker.h"
 
@@ -46,23 +47,36 @@ std::array<uint8_t, 3> warp_lane_color(float lanes);
 /// a tile blends no circle.
 std::vector<uint8_t> warp_map_rgba8(const WarpActivity& a);
 
-/// The per-warp map of the frame shown, computed in the background: at most
-/// one computation at a time, a new one when the frame shown changed.
-class WarpMap {
+/// A per-frame map of the frame shown (T made by `Compute(scene, width,
+/// height)`), computed in the background: at most one computation at a
+/// time, a new one when the frame shown changed.
+template <class T, T (*Compute)(const Scene&, int, int)>
+class ShownFrameMap {
 public:
     /// Starts computing the map of the session's frame shown when the last
     /// result is of another frame and nothing runs.
-    void request(const Session& s, SceneTracker& tracker);
+    void request(const Session& s, SceneTracker& tracker) {
+        const Key key{s.scene_version(), s.frame(), s.width(), s.height()};
+        if (task_.running() || (have_ && result_key_ == key) || s.width() <= 0 || s.height() <= 0) return;
+        const Scene scene = tracker.at(s, s.frame());  // a copy the thread owns
+        running_key_ = key;
+        task_.start([scene, w = key.width, h = key.height] { return Compute(scene, w, h); });
+    }
     /// True when a new result arrived since the last call.
-    bool poll();
+    bool poll() {
+        T a;
+        if (!task_.poll(a)) return false;
+        result_ = std::move(a);
+        result_key_ = running_key_;
+        have_ = true;
+        return true;
+    }
     bool running() const { return task_.running(); }
     double elapsed_seconds() const { return task_.elapsed_seconds(); }
     bool has_result() const { return have_; }
-    const WarpActivity& result() const { return result_; }
+    const T& result() const { return result_; }
     /// The course's frame number the result is of.
     int result_frame() const { return result_key_.steps - 1; }
-    /// Mean active lanes over the warps that blend something (0 when none).
-    float mean_lanes() const;
 
 private:
     struct Key {
@@ -71,11 +85,30 @@ private:
             return scene_version == o.scene_version && steps == o.steps && width == o.width && height == o.height;
         }
     };
-    BackgroundTask<WarpActivity> task_;
+    BackgroundTask<T> task_;
     Key running_key_, result_key_;
-    WarpActivity result_;
+    T result_;
     bool have_ = false;
 };
+
+/// The per-warp map of the frame shown.
+using WarpMap = ShownFrameMap<WarpActivity, warp_activity>;
+
+/// Mean active lanes over the warps that blend something (0 when none).
+float mean_lanes(const WarpActivity& a);
+
+/// The blends each pixel of the frame shown needs before its result is
+/// certain (exact early stopping by coalescence, render/cpu/coalescence.h).
+CoalescenceStats blends_needed(const Scene& scene, int width, int height);
+using BlendsMap = ShownFrameMap<CoalescenceStats, blends_needed>;
+
+/// Colour of a pixel that needs `blends` blends: blue (1) -> red (16) ->
+/// yellow (256 or more), on a log scale.
+std::array<uint8_t, 3> blends_color(float blends);
+
+/// RGBA8 (top row first) of a blends map: blends_color of each pixel's
+/// `needed`, transparent where no circle covers it.
+std::vector<uint8_t> blends_map_rgba8(const CoalescenceStats& s);
 
 /// The order demo: the same two circles blended in both orders (cpuref), the
 /// heat map of their difference, and the color where they overlap.

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -43,13 +44,38 @@ void warp_section(ViewState& v, const WarpMap& w) {
     if (w.running())
         ImGui::TextColored(ImVec4(1.f, .85f, .3f, 1.f), "computing on the CPU (%.1f s) ...", w.elapsed_seconds());
     if (w.has_result())
-        ImGui::Text("frame %d: %.1f of 32 lanes active on average (%d x %d warps)", w.result_frame(), w.mean_lanes(),
+        ImGui::Text("frame %d: %.1f of 32 lanes active on average (%d x %d warps)", w.result_frame(), mean_lanes(w.result()),
                     w.result().warps_x, w.result().warps_y);
     color_bar([](float t) {
                   const std::array<uint8_t, 3> c = warp_lane_color(1.f + 31.f * t);
                   return static_cast<unsigned>(IM_COL32(c[0], c[1], c[2], 255));
               },
               {{0.f, "1 lane"}, {.5f, "16"}, {1.f, "32 (all)"}});
+}
+
+void blends_section(ViewState& v, const BlendsMap& b) {
+    ImGui::Checkbox("show blends needed per pixel", &v.show_blends);
+    ImGui::TextWrapped(
+        "An exact kernel can stop early: walking a pixel's circles from the last, two trajectories started at the "
+        "lowest and highest value a pixel can hold meet after a few dozen blends, and then no earlier circle can "
+        "change a bit. The map shows how many blends each pixel needed (all of them where it has few circles).");
+    if (!v.show_blends) return;
+    ImGui::SetNextItemWidth(140);
+    ImGui::SliderFloat("blends opacity", &v.blends_opacity, 0.f, 1.f);
+    if (b.running())
+        ImGui::TextColored(ImVec4(1.f, .85f, .3f, 1.f), "computing on the CPU (%.1f s) ...", b.elapsed_seconds());
+    if (b.has_result()) {
+        const CoalescenceStats& s = b.result();
+        ImGui::TextWrapped("frame %d: median %d blends needed (of %d covering); %.2f times fewer blends than cpuref's; "
+                           "%lld pixels differ from cpuref's", b.result_frame(), percentile(s.needed, .5),
+                           percentile(s.covering, .5), s.blends_done ? double(s.blends_full) / s.blends_done : 0.0,
+                           s.mismatches);
+    }
+    color_bar([](float t) {
+                  const std::array<uint8_t, 3> c = blends_color(std::exp2(8.f * t));
+                  return static_cast<unsigned>(IM_COL32(c[0], c[1], c[2], 255));
+              },
+              {{0.f, "1"}, {.5f, "16"}, {1.f, "256+"}});
 }
 
 void order_demo_section(const PanelTools& t) {
@@ -86,6 +112,8 @@ void teaching_tab(Session& s, ViewState& v, PanelTools& t) {
     (void)s;
     if (ImGui::CollapsingHeader("Tile heat map", ImGuiTreeNodeFlags_DefaultOpen)) tile_section(v);
     if (ImGui::CollapsingHeader("Warp map (divergence)", ImGuiTreeNodeFlags_DefaultOpen)) warp_section(v, t.warps);
+    if (ImGui::CollapsingHeader("Blends needed (exact, early)", v.show_blends ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+        blends_section(v, t.blends);
     if (ImGui::CollapsingHeader("Order demo", ImGuiTreeNodeFlags_DefaultOpen)) order_demo_section(t);
 }
 

@@ -53,6 +53,7 @@ Viewer::Viewer(GLFWwindow* window, WindowInput& input, const AppOptions& opt, st
     view_.tile_source = static_cast<TileSource>(opt.overlay_tile_source);
     view_.show_diff = opt.overlay_diff;
     view_.show_warps = opt.overlay_warps;
+    view_.show_blends = opt.overlay_blends;
     view_.cuda_ok = cuda_device_available(&view_.cuda_why);
     init_sizes(view_, opt.width, opt.height);
     view_.seed = static_cast<int>(opt.seed);
@@ -190,6 +191,7 @@ void Viewer::follow_student() {
 void Viewer::update_tools() {
     // An automated run refreshes at once, so its screenshot shows the frame drawn.
     inspector_.update(session_, bench_.lane(), tracker_, view_.playing && opt_.frames == 0);
+    update_blends_map();
     if (!view_.show_warps) return;
     warps_.request(session_, tracker_);
     if (warps_.poll() || (warps_.has_result() && warp_shown_frame_ != warps_.result_frame())) {
@@ -198,6 +200,16 @@ void Viewer::update_tools() {
         overlays_.warp_cover_x = static_cast<float>(session_.width()) / static_cast<float>(a.warps_x * a.warp_width);
         overlays_.warp_cover_y = static_cast<float>(session_.height()) / static_cast<float>(a.warps_y * a.warp_height);
         warp_shown_frame_ = warps_.result_frame();
+    }
+}
+
+void Viewer::update_blends_map() {
+    if (!view_.show_blends) return;
+    blends_.request(session_, tracker_);
+    if (blends_.poll() || (blends_.has_result() && blends_shown_frame_ != blends_.result_frame())) {
+        const CoalescenceStats& b = blends_.result();
+        overlays_.blends_tex.set(blends_map_rgba8(b), b.width, b.height);
+        blends_shown_frame_ = blends_.result_frame();
     }
 }
 
@@ -212,6 +224,7 @@ bool Viewer::automated_run_done() {
     }
     // A warp map shown is waited for, so the summary and screenshot are of the last frame.
     if (view_.show_warps && (warps_.running() || warp_shown_frame_ != session_.frame() - 1)) return false;
+    if (view_.show_blends && (blends_.running() || blends_shown_frame_ != session_.frame() - 1)) return false;
     finishing_ = true;  // from here the session renders no more frames: the student catches up with the last
     if (!opt_.sanitize.empty() && (!sanitize_started_ || bench_.sanitizing())) return false;  // its report is awaited
     return !waiting_for_student_frame();
@@ -231,7 +244,14 @@ bool Viewer::waiting_for_student_frame() {
 void Viewer::print_tool_lines() {
     if (view_.show_warps && warps_.has_result())
         std::printf("  overlay: warps, frame %d, %.1f of 32 lanes active on average over %d x %d warps\n",
-                    warps_.result_frame(), warps_.mean_lanes(), warps_.result().warps_x, warps_.result().warps_y);
+                    warps_.result_frame(), mean_lanes(warps_.result()), warps_.result().warps_x, warps_.result().warps_y);
+    if (view_.show_blends && blends_.has_result()) {
+        const CoalescenceStats& b = blends_.result();
+        std::printf("  overlay: blends, frame %d, median %d blends needed a pixel (of %d covering), %.2f times fewer "
+                    "than cpuref's, %lld pixels differ from cpuref's\n",
+                    blends_.result_frame(), percentile(b.needed, .5), percentile(b.covering, .5),
+                    b.blends_done ? static_cast<double>(b.blends_full) / b.blends_done : 0.0, b.mismatches);
+    }
     if (inspector_.has_pixel()) {
         inspector_.update(session_, bench_.lane(), tracker_, /*playing=*/false);
         std::istringstream lines(inspector_.text());

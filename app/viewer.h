@@ -50,7 +50,7 @@ struct Pane {
 
 /// The heat-map and image textures drawn besides the renderer's image.
 struct Overlays {
-    HostTexture diff_tex, tile_tex, student_tex, student_diff_tex, warp_tex;
+    HostTexture diff_tex, tile_tex, student_tex, student_diff_tex, warp_tex, blends_tex;
     HostTexture order_tex[3];
     float tile_cover_x = 1, tile_cover_y = 1, warp_cover_x = 1, warp_cover_y = 1;
     int diff_version = -1, tile_version = -1, student_version = -1;
@@ -108,6 +108,8 @@ private:
     void draw_placeholder(ImDrawList* dl, const Pane& p, const ToWin& to_win) const;
     /// True when an automated run has reached its end.
     bool automated_run_done();
+    /// Computes (in the background) and uploads the blends-needed map when shown.
+    void update_blends_map();
     /// A frame was swapped to the window at `now` (for the longest gap between two).
     void note_window_frame(Clock::time_point now);
     /// True while an automated run's last frame is still due from the student's lane.
@@ -134,6 +136,8 @@ private:
     Inspector inspector_;
     SceneTracker tracker_;
     WarpMap warps_;
+    BlendsMap blends_;
+    int blends_shown_frame_ = -2;   ///< the blends map frame in blends_tex
     OrderDemo order_demo_;
     int warp_shown_frame_ = -2;     ///< the warp map frame in warp_tex
     int frames_after_builds_ = 0;   ///< --until-builds: window frames since the last build finished

@@ -199,6 +199,10 @@ void Viewer::draw_pane(const Pane& p) const {
         over.opacity = view_.diff_opacity;
         image_view_.draw(overlays_.diff_tex.texture(), p.rect, over);
     }
+    if (!student && view_.show_blends && overlays_.blends_tex.texture()) {
+        over.opacity = view_.blends_opacity;
+        image_view_.draw(overlays_.blends_tex.texture(), p.rect, over);
+    }
     over.smooth = false;
     if (view_.show_tiles && overlays_.tile_cover_x > 0 && overlays_.tile_tex.texture()) {
         DrawStyle t = over;
@@ -273,7 +277,7 @@ void Viewer::draw(const FrameGeometry& g) {
                             : 0;
     // The panel shows this frame's numbers; what the user changes there is
     // rendered from the next iteration on.
-    PanelTools tools{bench_, inspector_, warps_};
+    PanelTools tools{bench_, inspector_, warps_, blends_};
     for (int k = 0; k < 3; ++k) tools.order_textures[k] = overlays_.order_tex[k].texture();
     tools.order_demo = &order_demo_;
     draw_panel(session_, view_, display_, tools, g.panel_w);
