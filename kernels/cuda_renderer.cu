@@ -649,6 +649,13 @@ std::string cuda_device_description() {
     return buf;
 }
 
+int cuda_device_count() {
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    cudaGetLastError();
+    return e == cudaSuccess ? n : 0;
+}
+
 unsigned long long cuda_device_total_bytes() {
     if (!cuda_device_usable()) return 0;
     cudaDeviceProp p{};

@@ -170,6 +170,9 @@ bool cuda_device_usable(std::string* why = nullptr);
 /// "NAME (sm_XY, N SMs, M GiB)" of the current device, or the reason there is none.
 std::string cuda_device_description();
 
+/// CUDA devices this process can use (CUDA_VISIBLE_DEVICES applies); 0 without.
+int cuda_device_count();
+
 /// The current device's memory in bytes (cudaDeviceProp::totalGlobalMem); 0 without a device.
 unsigned long long cuda_device_total_bytes();
 

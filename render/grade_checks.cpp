@@ -12,6 +12,7 @@
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
+#include "render/pixel_story.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
 #include "render/student/student_renderer.h"
@@ -80,16 +81,22 @@ public:
         if (slots_[i].error) std::rethrow_exception(slots_[i].error);
         return *slots_[i].scene;
     }
-    /// Job i's reference image (waits for it); frees job i's slot after.
-    Image reference(size_t i) {
+    /// Job i's reference image (waits for it; rethrows what making it threw);
+    /// valid, with scene(i), until release(i).
+    const Image& reference(size_t i) {
         std::unique_lock<std::mutex> lock(m_);
         cv_.wait(lock, [&] { return slots_[i].reference || slots_[i].error; });
         if (slots_[i].error) std::rethrow_exception(slots_[i].error);
-        Image img = std::move(*slots_[i].reference);
-        slots_[i] = Slot{};
-        done_ = i + 1;
+        return *slots_[i].reference;
+    }
+    /// Frees job i's scene and image: the thread may work ahead again.
+    void release(size_t i) {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            slots_[i] = Slot{};
+            done_ = i + 1;
+        }
         cv_.notify_all();
-        return img;
     }
 
 private:
@@ -148,14 +155,18 @@ GradeCheck check_one(Renderer& student, const Scene& s, int w, int h, References
         rc = rerender_compare(student, img, 3);
     } catch (const student::StudentFault& e) {
         c.why = e.what();
-        refs.reference(i);
         return c;
     }
-    const CompareStats st = compare_images(img, refs.reference(i), kCourseTolerance);
+    const Image& ref = refs.reference(i);
+    const CompareStats st = compare_images(img, ref, kCourseTolerance);
     c.pass = st.pass;
     if (!st.pass)
         c.why = st.same_size ? std::to_string(st.mismatches_course) + " pixels differ by more than 0.1"
                              : "the image has another size";
+    if (!st.pass && st.same_size) {  // which pixels, and why: for the report
+        c.story = describe_mismatches(img, ref, kCourseTolerance, st.mismatches_course, scene_at_frame(s, 1));
+        c.diff = diff_heatmap(img, ref, kCourseTolerance);
+    }
     if (rc.differing_runs)
         c.warning = "the frame drawn again changed (" + std::to_string(rc.differing_runs) + " of " +
                     std::to_string(rc.runs - 1) + " times, up to " + std::to_string(rc.most_pixels_differing) +
@@ -173,6 +184,8 @@ std::vector<GradeCheck> run_grade_checks(Renderer& student, const std::vector<Ch
         const CheckJob& j = jobs[i];
         std::fprintf(stderr, "  check %s %dx%d (seed %u)\n", j.scene.c_str(), j.width, j.height, j.seed);
         out.push_back(check_one(student, refs.scene(i), j.width, j.height, refs, i));
+        refs.reference(i);  // waits (and rethrows) if the check did not
+        refs.release(i);
     }
     return out;
 }

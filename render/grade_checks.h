@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/core/circles.h"
+#include "render/core/image.h"
 #include "render/core/renderer.h"
 #include "render/student/course_folder.h"
 
@@ -27,6 +28,10 @@ struct CheckJob {
 struct GradeCheck {
     bool pass = false;
     std::string why, warning;
+    /// When it failed on a mismatch: the first mismatching pixels and the
+    /// story of the first (describe_mismatches), and the heat map of the error.
+    std::string story;
+    Image diff;
 };
 
 /// The scenes of a grade. snowsingle reads one snow.par on both sides: the

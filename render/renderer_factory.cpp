@@ -62,6 +62,14 @@ bool cuda_device_available(std::string* why) {
 #endif
 }
 
+int gpu_count() {
+#if CR_HAVE_CUDA
+    return cuda_device_count();
+#else
+    return 0;
+#endif
+}
+
 std::string gpu_description() {
     std::string why;
     if (!cuda_device_available(&why)) return why;

@@ -41,6 +41,9 @@ unsigned long long default_student_memory_bytes();
 /// True when this build has the CUDA renderers (nvcc found at configure time).
 bool cuda_built();
 
+/// CUDA devices this process can use (0 without, or in a build without CUDA).
+int gpu_count();
+
 /// True when a CUDA device is usable; `why` gets the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 

@@ -134,7 +134,25 @@ struct GradeArgs {
     std::string json_path;
     std::string student_timeout;  ///< "" = kDefaultStudentTimeout
     std::string student_memory;   ///< --student-memory GIB ("" = the default budget)
+    std::string artifacts_dir;    ///< --artifacts DIR: each incorrect scene's diff heat map (PNG) goes there
+    std::string ref_times_path;   ///< --ref-times FILE: T_ref per scene as measured before (--measure-reference's JSON)
+    bool measure_reference = false;  ///< --measure-reference: only time the reference on the 8 scenes
+    // ---- a whole class (render/cli/class_command.cpp) ----
+    std::string class_dir;         ///< --class DIR: one entry (folder or archive) per student
+    std::string out_dir;           ///< --out RESULTS: results, unpacked archives, the report
+    std::string gpus;              ///< --gpus LIST: the local GPUs to use ("" = all)
+    std::string jobs;              ///< --jobs N: builds at once ("" = the CPU cores)
+    bool slurm_given = false;      ///< --slurm [OPTIONS]: a Slurm job array instead of the local GPUs
+    std::string slurm;             ///< sbatch options, e.g. "--partition=gpu --time=1:00:00"
+    std::string slurm_gpus = "1";  ///< --slurm-gpus N: GPUs a task asks for (0: build only)
+    std::string class_task;        ///< --class-task I: grade entry I of RESULTS/entries.json (a Slurm task)
+    std::string collect_dir;       ///< --collect RESULTS: grades.csv and report.html from the tasks that finished
+    std::string self;              ///< this program, to run itself per student
 };
+
+/// `render grade --class DIR --out RESULTS` (and --slurm, --class-task,
+/// --collect): see render/cli/class_command.cpp.
+int run_class(const GradeArgs& args);
 
 /// Runs `render grade` (render/cli/grade.cpp); returns 0 once graded.
 int run_grade(const GradeArgs& args);

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -26,6 +28,7 @@
 #include "render/grade_checks.h"
 #include "render/core/output_file.h"
 #include "render/grading.h"
+#include "render/image_io.h"
 #include "render/options.h"
 #include "render/student/course_folder.h"
 #include "render/student/process.h"
@@ -56,6 +59,9 @@ struct SceneGrade {
 struct Reference {
     std::string exe;    ///< the course's render_ref ("" = this project's tiled kernel)
     std::string label;  ///< printed above the table
+    /// T_ref per scene given by --ref-times (measured before, e.g. once per
+    /// GPU for a whole class); empty: measured here.
+    std::map<std::string, double> given;
 };
 
 /// The grade's scratch folder (removed at the end): the reference's working
@@ -167,20 +173,49 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
                          "here; give one with --reference), faster than the course's: scores are stricter"};
 }
 
+/// T_ref per scene from --ref-times' JSON (--measure-reference writes it:
+/// {"reference": LABEL, "scenes": {"rgb": 0.097, ...}}). Throws
+/// std::invalid_argument for a file that is not one.
+Reference given_reference(const std::string& path) {
+    std::ifstream in(path);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument("--ref-times '" + path + "' is not readable JSON: " + e.what());
+    }
+    Reference r;
+    r.label = "reference: T_ref from " + path + " (" + j.value("reference", std::string("?")) + ")";
+    if (!j.contains("scenes") || !j["scenes"].is_object())
+        throw std::invalid_argument("--ref-times '" + path + "' has no \"scenes\" object");
+    for (const auto& [scene, t] : j["scenes"].items())
+        if (t.is_number() && t.get<double>() > 0) r.given[scene] = t.get<double>();
+    return r;
+}
+
 /// T and T_ref of one scene, each timed alone on the GPU.
+/// T_ref of `scene` (min of 3 course-process runs); `note` says where it
+/// came from when not from the chosen reference, and why.
+std::optional<double> time_reference(const std::string& scene, const Scene& timed, const Reference& ref,
+                                     const fs::path& scratch, std::string& note) {
+    const auto given = ref.given.find(scene);
+    if (given != ref.given.end()) return given->second;
+    std::string ref_error;
+    std::optional<double> t;
+    if (!ref.exe.empty()) t = reference_time(ref.exe, scene, scratch, ref_error);
+    if (t) return t;
+    const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
+    std::string tiled_error;
+    t = course_process_time(*tiled, timed, scratch / "logs", tiled_error);
+    if (!ref.exe.empty()) note = ref_error + "; T_ref is this project's tiled kernel timed the course's way (stricter)";
+    return t;
+}
+
 void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
     g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error);
-    std::string ref_error;
-    if (!ref.exe.empty()) g.t_ref_ms = reference_time(ref.exe, g.scene, scratch, ref_error);
-    if (!g.t_ref_ms) {
-        const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
-        std::string tiled_error;
-        g.t_ref_ms = course_process_time(*tiled, timed, scratch / "logs", tiled_error);
-        if (!ref.exe.empty())
-            g.ref_note = ref_error + "; T_ref is this project's tiled kernel timed the course's way (stricter)" +
-                         (g.beyond_year ? ": " + g.scene + " is beyond your folder's course year" : "");
-    }
+    g.t_ref_ms = time_reference(g.scene, timed, ref, scratch, g.ref_note);
+    if (!g.ref_note.empty() && g.beyond_year) g.ref_note += ": " + g.scene + " is beyond your folder's course year";
     if (g.t_ms && g.t_ref_ms) g.score = course_scene_score(g.check.pass, *g.t_ms, *g.t_ref_ms);
     else if (!g.check.pass) g.score = 0;
 }
@@ -237,7 +272,9 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
                 "between frames outside the timed part); the minimum Total.\n");
 }
 
-nlohmann::json grade_json(const std::vector<SceneGrade>& grades) {
+/// The grade's rows; with `artifacts`, each incorrect scene's diff heat map
+/// is written there as SCENE_diff.png and named in its row.
+nlohmann::json grade_json(const std::vector<SceneGrade>& grades, const std::string& artifacts) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& g : grades) {
         nlohmann::json row = {{"scene", g.scene}, {"correct", g.check.pass}, {"seed", g.seed}};
@@ -248,6 +285,12 @@ nlohmann::json grade_json(const std::vector<SceneGrade>& grades) {
                                         std::pair{"time_error", g.t_error}, std::pair{"ref_note", g.ref_note}})
             if (!text.empty()) row[key] = text;
         if (g.beyond_year) row["beyond_course_year"] = true;
+        if (!g.check.story.empty()) row["story"] = g.check.story;
+        if (!artifacts.empty() && g.check.diff.width > 0) {
+            const std::string name = g.scene + "_diff.png";
+            write_image(g.check.diff, (fs::path(artifacts) / name).string(), ImageFormat::Png);
+            row["diff_png"] = name;
+        }
         rows.push_back(row);
     }
     return rows;
@@ -295,15 +338,41 @@ std::vector<SceneGrade> check_everything(Renderer& student, const GradeScenes& s
 
 }  // namespace
 
+/// `render grade --measure-reference`: T_ref of the 8 scored scenes (the
+/// reference chosen as for a grade; snowsingle from ./snow.par or the
+/// stand-in), printed and written with --json for later --ref-times.
+int run_measure_reference(const GradeArgs& a) {
+    if (!a.json_path.empty()) check_writable(a.json_path);
+    const Scratch scratch;
+    const student::CourseFolder none;
+    const GradeScenes scenes(none, scratch.path());
+    const Reference ref = choose_reference(a, none, scratch.path());
+    std::printf("%s\n", ref.label.c_str());
+    nlohmann::json j = {{"reference", ref.label}, {"device", gpu_description()}, {"snow_par", scenes.particle_note()},
+                        {"scenes", nlohmann::json::object()}, {"notes", nlohmann::json::object()}};
+    for (const auto& scene : course_scored_scenes()) {
+        std::string note;
+        const std::optional<double> t = time_reference(scene, scenes.make(scene, 0), ref, scratch.path(), note);
+        std::printf("%-12s %s%s\n", scene.c_str(), cell(t).c_str(), note.empty() ? "" : ("  (" + note + ")").c_str());
+        j["scenes"][scene] = t ? nlohmann::json(*t) : nlohmann::json(nullptr);
+        if (!note.empty()) j["notes"][scene] = note;
+    }
+    if (!a.json_path.empty()) write_text_file(a.json_path, j.dump(2) + "\n");
+    return kExitOk;
+}
+
 int run_grade(const GradeArgs& a) {
+    if (a.measure_reference) return run_measure_reference(a);
     if (a.student_dir.empty()) throw std::invalid_argument("render grade needs --student DIR (your course's render/ folder)");
     if (!a.json_path.empty()) check_writable(a.json_path);
+    if (!a.artifacts_dir.empty()) fs::create_directories(a.artifacts_dir);
     const auto t0 = std::chrono::steady_clock::now();
     const student::CourseFolder folder = student::read_course_folder(a.student_dir);
     const std::unique_ptr<Renderer> student = make_renderer("student", student_context(a.student_dir, a.student_timeout, a.student_memory));
     const Scratch scratch;
     const GradeScenes scenes(folder, scratch.path());
-    const Reference ref = choose_reference(a, folder, scratch.path());
+    const Reference ref = a.ref_times_path.empty() ? choose_reference(a, folder, scratch.path())
+                                                   : given_reference(a.ref_times_path);
     std::fprintf(stderr, "checking: the 8 scored scenes, then 14 more checks (references drawn alongside) ...\n");
     std::vector<CheckJob> extra_jobs;
     std::vector<GradeCheck> extra;
@@ -317,7 +386,8 @@ int run_grade(const GradeArgs& a) {
     print_grade_notes(grades, scenes, folder);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     nlohmann::json j = {{"student", folder.dir}, {"layout", student::layout_label(folder.layout)},
-                        {"reference", ref.label}, {"snow_par", scenes.particle_note()}, {"scenes", grade_json(grades)},
+                        {"reference", ref.label}, {"snow_par", scenes.particle_note()},
+                        {"scenes", grade_json(grades, a.artifacts_dir)},
                         {"total", total_score(grades)}, {"max", static_cast<int>(grades.size()) * kCourseSceneMax}};
     print_extra_checks(extra_jobs, extra, j);
     std::printf("Graded in %.1f s of wall time.\n", wall);

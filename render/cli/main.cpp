@@ -79,6 +79,7 @@ struct CommandLine {
     CLI::Option* renderer_opt = nullptr;
     CLI::Option* file_opt = nullptr;
     CLI::Option* sanitize_opt = nullptr;
+    CLI::Option* slurm_opt = nullptr;
 };
 
 void add_render_options(CLI::App& app, CommandLine& c) {
@@ -177,6 +178,23 @@ void add_grade_command(CLI::App& app, CommandLine& c) {
     c.grade_cmd->add_option("--json", g.json_path, "Write the grade as JSON (- for standard output)");
     c.grade_cmd->add_option("--student-timeout", g.student_timeout, "Seconds a call of your renderer may take (default 30)");
     c.grade_cmd->add_option("--student-memory", g.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
+    c.grade_cmd->add_option("--class", g.class_dir, "Grade a whole class: one folder or archive (asst3.tar.gz, .zip) a "
+                                                    "student in this folder (docs/INSTRUCTORS.md)");
+    c.grade_cmd->add_option("--out", g.out_dir, "With --class: the results folder (per-student JSON, grades.csv, report.html)");
+    c.grade_cmd->add_option("--gpus", g.gpus, "With --class: the local GPUs to use, e.g. 0,1 (default: all)");
+    c.grade_cmd->add_option("--jobs", g.jobs, "With --class: builds at once (default: the CPU cores)");
+    c.slurm_opt = c.grade_cmd->add_option("--slurm", g.slurm, "With --class: submit a Slurm job array instead (the "
+                                                              "value: sbatch options, e.g. \"--partition=gpu\")")
+                      ->expected(0, 1);
+    c.grade_cmd->add_option("--slurm-gpus", g.slurm_gpus, "With --slurm: GPUs a task asks for (default 1; 0: build only)");
+    c.grade_cmd->add_option("--class-task", g.class_task, "(a Slurm task: grade entry I of RESULTS/entries.json)")->group("");
+    c.grade_cmd->add_option("--collect", g.collect_dir, "Make grades.csv and report.html of the Slurm tasks that finished");
+    c.grade_cmd->add_option("--artifacts", g.artifacts_dir, "Write each incorrect scene's diff heat map (PNG) into this folder");
+    c.grade_cmd->add_option("--ref-times", g.ref_times_path,
+                            "Use T_ref from this JSON (written by --measure-reference) instead of timing the reference");
+    c.grade_cmd->add_flag("--measure-reference", g.measure_reference,
+                          "Only time the reference (--reference, else this project's tiled kernel) on the 8 scenes "
+                          "and write them with --json (for --ref-times)");
 }
 
 void add_profile_command(CLI::App& app, CommandLine& c) {
@@ -227,13 +245,17 @@ void check_student_options(const RenderArgs& a, const BenchArgs& b, bool bench) 
         throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
 }
 
-int dispatch(const CommandLine& c, const char* argv0) {
+int dispatch(CommandLine& c, const char* argv0) {
     check_student_options(c.render, c.bench, static_cast<bool>(*c.bench_cmd));
     if (c.render.list) return run_list();
     if (*c.bench_cmd) return run_bench(bench_args(c));
     if (*c.refs_cmd) return run_refs(c.refs);
     if (*c.coalescence_cmd) return run_coalescence(c.coalescence);
-    if (*c.grade_cmd) return run_grade(c.grade);
+    if (*c.grade_cmd) {
+        c.grade.self = self_executable(argv0);
+        if (!c.grade.class_dir.empty() || !c.grade.collect_dir.empty() || !c.grade.class_task.empty()) return run_class(c.grade);
+        return run_grade(c.grade);
+    }
     if (*c.profile_cmd) return run_profile(c.profile, argv0);
     if (c.render.interactive)
         return launch_gui(c.render.scene.empty() ? c.render.scene_pos : c.render.scene, c.render, argv0);
@@ -242,7 +264,7 @@ int dispatch(const CommandLine& c, const char* argv0) {
 
 /// Runs the command, mapping each kind of error to its exit code with one
 /// "render: ..." line on stderr.
-int run_command(const CommandLine& c, const char* argv0) {
+int run_command(CommandLine& c, const char* argv0) {
     try {
         return dispatch(c, argv0);
     } catch (const NoCudaDeviceError& e) {
@@ -335,5 +357,6 @@ int main(int argc, char** argv) {
     c.render.renderer_given = c.renderer_opt->count() > 0;
     c.render.file_given = c.file_opt->count() > 0;
     c.render.sanitize_given = c.sanitize_opt->count() > 0;
+    c.grade.slurm_given = c.slurm_opt->count() > 0;
     return finish_standard_output(run_command(c, argv[0]));
 }

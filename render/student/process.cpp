@@ -165,7 +165,20 @@ ChildProcess::ChildProcess(const ProcessOptions& o) : impl_(std::make_unique<Imp
     std::vector<char*> args;
     for (const auto& a : o.argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // The environment: ours, with o.env's variables set over it.
+    std::vector<std::string> env_text;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        bool replaced = false;
+        for (const auto& set : o.env) replaced = replaced || kv.compare(0, set.find('=') + 1, set, 0, set.find('=') + 1) == 0;
+        if (!replaced) env_text.push_back(kv);
+    }
+    env_text.insert(env_text.end(), o.env.begin(), o.env.end());
+    std::vector<char*> envp;
+    for (auto& kv : env_text) envp.push_back(kv.data());
+    envp.push_back(nullptr);
     uv_process_options_t po{};
+    po.env = o.env.empty() ? nullptr : envp.data();
     po.exit_cb = on_exit;
     po.file = args[0];
     po.args = args.data();
@@ -244,10 +257,12 @@ std::string ChildProcess::describe_exit() const {
     return "exit code " + std::to_string(impl_->exit_status);
 }
 
-CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd) {
+CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd,
+                         const std::vector<std::string>& env) {
     ProcessOptions o;
     o.argv = argv;
     o.cwd = cwd;
+    o.env = env;
     o.capture_output = true;
     ChildProcess p(o);
     CapturedRun run;

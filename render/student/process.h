@@ -25,6 +25,8 @@ struct ProcessOptions {
     std::string log_path;
     /// Two extra pipes: the child reads requests on fd 3 and writes replies on fd 4.
     bool protocol_pipes = false;
+    /// Variables set for the child ("NAME=VALUE"), over this process's environment.
+    std::vector<std::string> env;
 };
 
 /// How a wait for the child ended.
@@ -80,7 +82,8 @@ struct CapturedRun {
 
 /// Runs a program to completion with its output captured; a run longer than
 /// `timeout_s` is killed (timed_out). Throws ProcessError when it cannot be started.
-CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "");
+CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "",
+                         const std::vector<std::string>& env = {});
 
 /// The absolute path of `program` found on PATH ("" when not found).
 std::string find_on_path(const std::string& program);

@@ -110,19 +110,6 @@ std::vector<SourceText> staged_files(const CourseFolder& f, std::vector<std::str
     return out;
 }
 
-std::string sha256_hex(const std::string& data) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
-    std::string hex;
-    char buf[3];
-    for (unsigned int i = 0; i < len; ++i) {
-        std::snprintf(buf, sizeof buf, "%02x", digest[i]);
-        hex += buf;
-    }
-    return hex;
-}
-
 std::string nvcc_version(const std::string& nvcc) {
     const CapturedRun r = run_captured({nvcc, "--version"}, 60);
     return r.output;
@@ -202,7 +189,39 @@ void describe_folder(BuildResult& res, const CourseFolder& f) {
 
 }  // namespace
 
+std::string sha256_hex(const std::string& data) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
+    std::string hex;
+    char buf[3];
+    for (unsigned int i = 0; i < len; ++i) {
+        std::snprintf(buf, sizeof buf, "%02x", digest[i]);
+        hex += buf;
+    }
+    return hex;
+}
+
 bool is_student_source(const std::string& name) { return is_build_input(name); }
+
+std::string folder_content_hash(const std::string& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code e2;
+        if ((is_build_input(name) || name == "snow.par") && it->is_regular_file(e2)) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    std::string all = "circle-renderer folder 1\n";
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        all += f.filename().string() + "\n" + std::to_string(ss.str().size()) + "\n" + ss.str();
+    }
+    return sha256_hex(all);
+}
 
 std::string find_nvcc(const std::string& explicit_path) {
     std::string exact = explicit_path;

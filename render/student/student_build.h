@@ -78,6 +78,14 @@ BuildResult build_student(const BuildOptions& options);
 /// change changes the build (is_build_input): for the GUI's watcher.
 bool is_student_source(const std::string& name);
 
+/// SHA-256 of `data` as 64 hex digits (OpenSSL).
+std::string sha256_hex(const std::string& data);
+
+/// The content hash of a course folder: SHA-256 over the names and bytes of
+/// its build inputs (is_build_input) and its snow.par, sorted by name. Two
+/// folders with the same hash grade the same.
+std::string folder_content_hash(const std::string& dir);
+
 /// nvcc as build_student would find it ("" when none).
 std::string find_nvcc(const std::string& explicit_path = "");
 
