@@ -191,9 +191,10 @@ std::string student_page(const json& s) {
     const std::string id = text_of(s, "id");
     std::string body = "<p><a href=\"../report.html\">the class</a></p>\n<h1>" + html_escape(id) + "</h1>\n<p>" +
                        html_escape(text_of(s, "status")) +
-                       (total_of(s) >= 0 ? " &mdash; total " + std::to_string(total_of(s)) + " / 72" : "") + "; " +
-                       html_escape(text_of(s, "layout")) + (s.value("gpu", -1) >= 0 ? "; GPU " + std::to_string(s.value("gpu", -1)) : "") +
-                       "</p>\n";
+                       (total_of(s) >= 0 ? " &mdash; total " + std::to_string(total_of(s)) + " / 72" : "") +
+                       (text_of(s, "layout").empty() ? "" : "; " + html_escape(text_of(s, "layout"))) +
+                       (s.value("gpu", -1) >= 0 ? "; GPU " + std::to_string(s.value("gpu", -1)) : "") + "</p>\n";
+    if (!text_of(s, "problem").empty()) body += "<p class=\"bad\">" + html_escape(text_of(s, "problem")) + "</p>\n";
     if (s.contains("grade") && s["grade"].is_object()) {
         body += "<table><tr><th class=\"id\">scene</th><th class=\"id\">correct (seed)</th><th>T (ms)</th><th>T_ref (ms)</th><th>score</th><th class=\"id\">notes</th></tr>\n";
         for (const auto& row : s["grade"]["scenes"]) {

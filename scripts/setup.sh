@@ -8,8 +8,11 @@
 #   CR_BUILD_DIR   build folder (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# libarchive: class grading's archives; chromium: the class report's browser test; slurm-wlm and
+# munge: the class grading's Slurm test (a one-node Slurm the test starts and stops).
 packages=(cmake ninja-build g++ pkg-config libstb-dev libgtest-dev nlohmann-json3-dev libcli11-dev
-          libglfw3-dev libimgui-dev python3-glad xvfb xauth libgl1-mesa-dri libuv1-dev libssl-dev)
+          libglfw3-dev libimgui-dev python3-glad xvfb xauth libgl1-mesa-dri libuv1-dev libssl-dev
+          libarchive-dev chromium slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -108,6 +109,13 @@ void expect_rows(const fs::path& results, bool graded) {
     EXPECT_EQ(rows, 15u);  // the header and 14 students
     EXPECT_TRUE(fs::exists(results / "report.html"));
     EXPECT_TRUE(fs::exists(results / "students" / "max.html"));
+    // A failed build still says which year's folder it was read as, on its row and its page.
+    const std::string max_layout = read_json(results / "max.json")["layout"];
+    EXPECT_EQ(max_layout.rfind("course layout C (October 2025 on)", 0), 0u) << max_layout;
+    std::ifstream page(results / "students" / "max.html");
+    const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+    EXPECT_NE(html.find("build failed; course layout C"), std::string::npos) << html.substr(0, 600);
+    EXPECT_NE(html.find("identifier &quot;pixelShade&quot; is undefined"), std::string::npos);
 }
 
 TEST(ClassRun, EveryEntryGetsItsRowAndARerunGradesOnlyWhatChanged) {

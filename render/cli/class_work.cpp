@@ -39,12 +39,15 @@ std::string tail(const std::string& text, size_t lines) {
     return n > lines ? text.substr(pos + 1) : text;
 }
 
-/// "course layout A (...)" from a --build-only report ("" when none).
+/// "course layout A (...)" from a --build-only report, built or failed ("" when none).
 std::string layout_line(const std::string& log) {
-    const size_t at = log.find("  layout:   ");
-    if (at == std::string::npos) return "";
-    const size_t end = log.find('\n', at);
-    return log.substr(at + 12, end - at - 12);
+    for (const std::string mark : {"  layout:   ", "Your folder, as the harness read it: "}) {
+        const size_t at = log.find(mark);
+        if (at == std::string::npos) continue;
+        const size_t end = log.find('\n', at);
+        return log.substr(at + mark.size(), end - at - mark.size());
+    }
+    return "";
 }
 
 ClassWork prepare(const ClassEntry& e, const fs::path& out) {
