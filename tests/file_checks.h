@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -53,6 +54,8 @@ public:
     TempDir& operator=(const TempDir&) = delete;
 
     const std::string& path() const { return path_; }
+    /// The same folder as a std::filesystem::path, for building names with `/`.
+    std::filesystem::path dir() const { return path_; }
     /// The names in the folder (without . and ..).
     std::set<std::string> entries() const { return testing_files::entries(path_); }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/file_checks.h"
 #include "render/class_entries.h"
 #include "render/class_report.h"
 #include "tests/archive_fixture.h"
@@ -15,27 +16,19 @@ namespace cr {
 namespace {
 
 namespace fs = std::filesystem;
+using cr::testing_files::TempDir;
 using json = nlohmann::json;
 using testing_archives::write_archive;
 
-struct TempDir {
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "cr-class-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-    fs::path path;
-};
-
 TEST(ClassEntries, FoldersAndArchivesByTheStudentsNames) {
-    TempDir d;
-    fs::create_directories(d.path / "alice");
-    write_archive(d.path / "bob.tar.gz", {{"render/cudaRenderer.cu", "x"}}, false);
-    write_archive(d.path / "carol.zip", {{"render/cudaRenderer.cu", "x"}}, true);
-    std::ofstream(d.path / "notes.txt") << "not a submission";
-    std::ofstream(d.path / ".hidden") << "";
+    TempDir d("class");
+    fs::create_directories(d.dir() / "alice");
+    write_archive(d.dir() / "bob.tar.gz", {{"render/cudaRenderer.cu", "x"}}, false);
+    write_archive(d.dir() / "carol.zip", {{"render/cudaRenderer.cu", "x"}}, true);
+    std::ofstream(d.dir() / "notes.txt") << "not a submission";
+    std::ofstream(d.dir() / ".hidden") << "";
     std::vector<std::string> skipped;
-    const std::vector<ClassEntry> e = list_class(d.path.string(), skipped);
+    const std::vector<ClassEntry> e = list_class(d.dir().string(), skipped);
     ASSERT_EQ(e.size(), 3u);
     EXPECT_EQ(e[0].id, "alice");
     EXPECT_FALSE(e[0].archive);
@@ -43,8 +36,8 @@ TEST(ClassEntries, FoldersAndArchivesByTheStudentsNames) {
     EXPECT_TRUE(e[1].archive);
     EXPECT_EQ(e[2].id, "carol");
     EXPECT_EQ(skipped, std::vector<std::string>{"notes.txt"});
-    write_archive(d.path / "alice.zip", {{"a", "b"}}, true);
-    EXPECT_THROW(list_class(d.path.string(), skipped), std::invalid_argument);  // two entries for alice
+    write_archive(d.dir() / "alice.zip", {{"a", "b"}}, true);
+    EXPECT_THROW(list_class(d.dir().string(), skipped), std::invalid_argument);  // two entries for alice
     EXPECT_EQ(archive_id("asst3.tar.gz"), "asst3");
     EXPECT_EQ(archive_id("x.tgz"), "x");
     EXPECT_EQ(archive_id(".zip"), "");
@@ -52,34 +45,34 @@ TEST(ClassEntries, FoldersAndArchivesByTheStudentsNames) {
 }
 
 TEST(ClassEntries, TheCoursesSubmissionArchiveUnpacksAndItsRenderFolderIsFound) {
-    TempDir d;
-    write_archive(d.path / "asst3.tar.gz",
+    TempDir d("class");
+    write_archive(d.dir() / "asst3.tar.gz",
                   {{"saxpy/saxpy.cu", "s"}, {"scan/scan.cu", "s"}, {"render/cudaRenderer.cu", "r"}, {"render/cudaRenderer.h", "h"}},
                   false);
-    unpack_archive((d.path / "asst3.tar.gz").string(), (d.path / "out").string());
-    EXPECT_EQ(find_render_folder((d.path / "out").string()), (d.path / "out" / "render").string());
-    std::ifstream in(d.path / "out" / "render" / "cudaRenderer.h");
+    unpack_archive((d.dir() / "asst3.tar.gz").string(), (d.dir() / "out").string());
+    EXPECT_EQ(find_render_folder((d.dir() / "out").string()), (d.dir() / "out" / "render").string());
+    std::ifstream in(d.dir() / "out" / "render" / "cudaRenderer.h");
     std::string text;
     std::getline(in, text);
     EXPECT_EQ(text, "h");
-    fs::create_directories(d.path / "deep" / "a" / "b" / "render");
-    std::ofstream(d.path / "deep" / "a" / "b" / "render" / "cudaRenderer.cu") << "";
-    EXPECT_EQ(find_render_folder((d.path / "deep").string()), (d.path / "deep" / "a" / "b" / "render").string());
-    EXPECT_EQ(find_render_folder(d.path.string() + "/out/saxpy"), "");
+    fs::create_directories(d.dir() / "deep" / "a" / "b" / "render");
+    std::ofstream(d.dir() / "deep" / "a" / "b" / "render" / "cudaRenderer.cu") << "";
+    EXPECT_EQ(find_render_folder((d.dir() / "deep").string()), (d.dir() / "deep" / "a" / "b" / "render").string());
+    EXPECT_EQ(find_render_folder(d.dir().string() + "/out/saxpy"), "");
 }
 
 TEST(ClassEntries, AMemberOutsideTheFolderIsRefused) {
-    TempDir d;
-    write_archive(d.path / "evil.zip", {{"../escape.txt", "no"}}, true);
+    TempDir d("class");
+    write_archive(d.dir() / "evil.zip", {{"../escape.txt", "no"}}, true);
     try {
-        unpack_archive((d.path / "evil.zip").string(), (d.path / "out").string());
+        unpack_archive((d.dir() / "evil.zip").string(), (d.dir() / "out").string());
         FAIL() << "unpacked a member outside its folder";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("'../escape.txt', a path out of its folder"), std::string::npos) << e.what();
     }
-    EXPECT_FALSE(fs::exists(d.path / "escape.txt"));
-    write_archive(d.path / "abs.tar.gz", {{"/tmp/cr-absolute.txt", "no"}}, false);
-    EXPECT_THROW(unpack_archive((d.path / "abs.tar.gz").string(), (d.path / "out2").string()), std::runtime_error);
+    EXPECT_FALSE(fs::exists(d.dir() / "escape.txt"));
+    write_archive(d.dir() / "abs.tar.gz", {{"/tmp/cr-absolute.txt", "no"}}, false);
+    EXPECT_THROW(unpack_archive((d.dir() / "abs.tar.gz").string(), (d.dir() / "out2").string()), std::runtime_error);
 }
 
 json graded_student(const std::string& id, int total, bool rgb_ok) {
@@ -189,31 +182,31 @@ void write_results(const fs::path& out) {
 
 TEST(ClassReportInABrowser, TheTableAndAStudentPageRenderAndTheLinksWork) {
     if (chromium().empty()) GTEST_SKIP() << "no chromium here (apt-get install chromium)";
-    TempDir d;
-    const fs::path out = d.path / "results";
+    TempDir d("class");
+    const fs::path out = d.dir() / "results";
     write_results(out);
     const std::string collect = std::string("'") + RENDER_EXE + "' grade --collect '" + out.string() + "' > '" +
-                                (d.path / "collect.txt").string() + "' 2>&1";
+                                (d.dir() / "collect.txt").string() + "' 2>&1";
     ASSERT_EQ(std::system(collect.c_str()), 0);
-    std::ifstream said(d.path / "collect.txt");
+    std::ifstream said(d.dir() / "collect.txt");
     const std::string text((std::istreambuf_iterator<char>(said)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("3 of 4 students have a result, 1 missing (dan), 1 failed"), std::string::npos) << text;
-    const std::string index = browse("--dump-dom", "file://" + (out / "report.html").string(), d.path / "profile");
+    const std::string index = browse("--dump-dom", "file://" + (out / "report.html").string(), d.dir() / "profile");
     EXPECT_NE(index.find("no result yet: dan"), std::string::npos) << index;
     const size_t alice = index.find("href=\"students/alice.html\""), bob = index.find("href=\"students/bob.html\"");
     ASSERT_NE(alice, std::string::npos) << index;
     ASSERT_NE(bob, std::string::npos);
     EXPECT_LT(alice, bob) << "the class is not sorted by total";
     // follow the link as the page gives it
-    const std::string bob_page = browse("--dump-dom", "file://" + (out / "students" / "bob.html").string(), d.path / "profile");
+    const std::string bob_page = browse("--dump-dom", "file://" + (out / "students" / "bob.html").string(), d.dir() / "profile");
     EXPECT_NE(bob_page.find("12 pixels differ by more than 0.1"), std::string::npos) << bob_page;
     EXPECT_NE(bob_page.find("src=\"../bob/rgb_diff.png\""), std::string::npos);
     EXPECT_NE(bob_page.find("href=\"../report.html\""), std::string::npos);
-    browse("--screenshot=" + (d.path / "index.png").string(), "file://" + (out / "report.html").string(), d.path / "profile");
-    EXPECT_TRUE(has_color(d.path / "index.png", 0xdd, 0xe3, 0xf0)) << "no table header in the screenshot";
-    EXPECT_TRUE(has_color(d.path / "index.png", 0x4a, 0x6f, 0xb0)) << "no histogram bar in the screenshot";
-    browse("--screenshot=" + (d.path / "bob.png").string(), "file://" + (out / "students" / "bob.html").string(), d.path / "profile");
-    EXPECT_TRUE(has_color(d.path / "bob.png", 255, 0, 255)) << "bob's diff heat map is not drawn";
+    browse("--screenshot=" + (d.dir() / "index.png").string(), "file://" + (out / "report.html").string(), d.dir() / "profile");
+    EXPECT_TRUE(has_color(d.dir() / "index.png", 0xdd, 0xe3, 0xf0)) << "no table header in the screenshot";
+    EXPECT_TRUE(has_color(d.dir() / "index.png", 0x4a, 0x6f, 0xb0)) << "no histogram bar in the screenshot";
+    browse("--screenshot=" + (d.dir() / "bob.png").string(), "file://" + (out / "students" / "bob.html").string(), d.dir() / "profile");
+    EXPECT_TRUE(has_color(d.dir() / "bob.png", 255, 0, 255)) << "bob's diff heat map is not drawn";
 }
 
 }  // namespace

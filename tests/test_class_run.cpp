@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/file_checks.h"
 #include "render/renderer_factory.h"
 #include "render/student/process.h"
 #include "tests/archive_fixture.h"
@@ -30,20 +31,12 @@ namespace cr {
 namespace {
 
 namespace fs = std::filesystem;
+using cr::testing_files::TempDir;
 using json = nlohmann::json;
 using testing_archives::files_of;
 using testing_archives::write_archive;
 using testing_students::fixture_cache_root;
 using testing_students::fixture_root;
-
-struct TempDir {
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "cr-classrun-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-    fs::path path;
-};
 
 /// The class: 11 fixture folders under students' names, lee.tar.gz as the
 /// course's create_submission.sh makes it (saxpy/ scan/ render/), max.zip (a
@@ -120,20 +113,20 @@ void expect_rows(const fs::path& results, bool graded) {
 
 TEST(ClassRun, EveryEntryGetsItsRowAndARerunGradesOnlyWhatChanged) {
     REQUIRE_NVCC();
-    TempDir d;
-    const size_t n = make_class(d.path / "class");
-    const std::string before = tree_print(d.path / "class");
-    const CliRun first = render("grade --class " + (d.path / "class").string() + " --out " + (d.path / "results").string());
+    TempDir d("classrun");
+    const size_t n = make_class(d.dir() / "class");
+    const std::string before = tree_print(d.dir() / "class");
+    const CliRun first = render("grade --class " + (d.dir() / "class").string() + " --out " + (d.dir() / "results").string());
     ASSERT_EQ(first.code, 0) << first.out;
     EXPECT_NE(first.out.find(std::to_string(n) + " students, 0 unchanged since their last grade"), std::string::npos) << first.out;
     EXPECT_NE(first.out.find(" s of wall time"), std::string::npos);
-    expect_rows(d.path / "results", gpu_count() > 0);
-    EXPECT_EQ(tree_print(d.path / "class"), before) << "the class folder was changed";
-    EXPECT_TRUE(fs::exists(d.path / "results" / "unpacked" / "lee" / "render" / "cudaRenderer.cu"));
-    const CliRun again = render("grade --class " + (d.path / "class").string() + " --out " + (d.path / "results").string());
+    expect_rows(d.dir() / "results", gpu_count() > 0);
+    EXPECT_EQ(tree_print(d.dir() / "class"), before) << "the class folder was changed";
+    EXPECT_TRUE(fs::exists(d.dir() / "results" / "unpacked" / "lee" / "render" / "cudaRenderer.cu"));
+    const CliRun again = render("grade --class " + (d.dir() / "class").string() + " --out " + (d.dir() / "results").string());
     EXPECT_NE(again.out.find(std::to_string(n) + " students, " + std::to_string(n) + " unchanged"), std::string::npos) << again.out;
-    std::ofstream(d.path / "class" / "ben" / "cudaRenderer.h", std::ios::app) << "// changed\n";
-    const CliRun changed = render("grade --class " + (d.path / "class").string() + " --out " + (d.path / "results").string());
+    std::ofstream(d.dir() / "class" / "ben" / "cudaRenderer.h", std::ios::app) << "// changed\n";
+    const CliRun changed = render("grade --class " + (d.dir() / "class").string() + " --out " + (d.dir() / "results").string());
     EXPECT_NE(changed.out.find(std::to_string(n) + " students, " + std::to_string(n - 1) + " unchanged"), std::string::npos)
         << changed.out;
     EXPECT_NE(changed.out.find("ben: built"), std::string::npos) << changed.out;
@@ -225,12 +218,12 @@ TEST(ClassSlurm, AJobArrayOnARealOneNodeSlurmAndTheCollectedReport) {
     REQUIRE_NVCC();
     std::string why;
     if (!slurm_here(why)) GTEST_SKIP() << why;
-    TempDir d;
-    const size_t n = make_class(d.path / "class");
-    LocalSlurm slurm(d.path / "slurm");
+    TempDir d("classrun");
+    const size_t n = make_class(d.dir() / "class");
+    LocalSlurm slurm(d.dir() / "slurm");
     ASSERT_TRUE(slurm.ready()) << "the local Slurm node did not come up";
-    const fs::path results = d.path / "results";
-    const CliRun submit = render("grade --class " + (d.path / "class").string() + " --out " + results.string() +
+    const fs::path results = d.dir() / "results";
+    const CliRun submit = render("grade --class " + (d.dir() / "class").string() + " --out " + results.string() +
                               " --slurm --slurm-gpus 0");
     ASSERT_EQ(submit.code, 0) << submit.out;
     EXPECT_NE(submit.out.find(std::to_string(n) + " tasks (one a student)"), std::string::npos) << submit.out;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/file_checks.h"
 #include "render/compare.h"
 #include "render/frame_loop.h"
 #include "render/grade_checks.h"
@@ -41,26 +42,17 @@ TEST(Grading, CourseTotalLine) {
 }
 
 namespace fs = std::filesystem;
-
-/// A fresh folder under the system's temporary folder, removed at the end.
-struct TempDir {
-    TempDir() {
-        std::string t = (fs::temp_directory_path() / "cr-grading-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-    fs::path path;
-};
+using cr::testing_files::TempDir;
 
 TEST(GradeScenes, WithoutASnowParBothSidesDrawTheStandInWrittenForTheReference) {
-    TempDir folder, scratch;
+    TempDir folder("grading"), scratch("grading_scratch");
     student::CourseFolder f;
-    f.dir = folder.path.string();
-    const GradeScenes scenes(f, scratch.path);
+    f.dir = folder.dir().string();
+    const GradeScenes scenes(f, scratch.dir());
     const Scene drawn = scenes.make("snowsingle", 0);
     const Scene stand_in = make_scene("snowsingle", 0);
     ASSERT_EQ(drawn.count(), stand_in.count());
-    const Scene read_back = load_particle_file((scratch.path / "snow.par").string());
+    const Scene read_back = load_particle_file((scratch.dir() / "snow.par").string());
     ASSERT_EQ(read_back.count(), stand_in.count());
     for (size_t i = 0; i < stand_in.count(); ++i) {  // %.9g and strtof give back every float exactly
         ASSERT_EQ(read_back.x[i], stand_in.x[i]) << i;
@@ -74,35 +66,35 @@ TEST(GradeScenes, WithoutASnowParBothSidesDrawTheStandInWrittenForTheReference) 
 }
 
 TEST(GradeScenes, TheStudentsSnowParIsWhatBothSidesRead) {
-    TempDir folder, scratch;
-    std::ofstream(folder.path / "snow.par") << "3\n.1 .2 .3 0 0 0 .05\n.4 .5 .6 0 0 0 .06\n.7 .8 .9 0 0 0 .07\n";
+    TempDir folder("grading"), scratch("grading_scratch");
+    std::ofstream(folder.dir() / "snow.par") << "3\n.1 .2 .3 0 0 0 .05\n.4 .5 .6 0 0 0 .06\n.7 .8 .9 0 0 0 .07\n";
     student::CourseFolder f;
-    f.dir = folder.path.string();
-    f.snow_par = (folder.path / "snow.par").string();
-    const GradeScenes scenes(f, scratch.path);
+    f.dir = folder.dir().string();
+    f.snow_par = (folder.dir() / "snow.par").string();
+    const GradeScenes scenes(f, scratch.dir());
     const Scene s = scenes.make("snowsingle", 0);
     ASSERT_EQ(s.count(), 3u);
     EXPECT_EQ(s.radius[2], .07f);
-    EXPECT_EQ(fs::read_symlink(scratch.path / "snow.par"), f.snow_par);
+    EXPECT_EQ(fs::read_symlink(scratch.dir() / "snow.par"), f.snow_par);
     EXPECT_EQ(scenes.particle_note(),
               "snowsingle: your renderer and the reference both read your folder's snow.par (3 flakes)");
 }
 
 TEST(CourseProcess, FramesZeroToFourWithThePpmFilesBetween) {
-    TempDir out;
+    TempDir out("grading_out");
     auto cpu = make_renderer("cpu");
     const Scene s = make_scene("rand10k", 0);
-    const FrameTimes t = run_course_process(*cpu, s, 64, 48, FrameRange{0, 4}, (out.path / "output").string());
+    const FrameTimes t = run_course_process(*cpu, s, 64, 48, FrameRange{0, 4}, (out.dir() / "output").string());
     EXPECT_EQ(t.counted, 4);
     EXPECT_GT(t.render_ms, 0.0);
     EXPECT_DOUBLE_EQ(t.total_ms, t.clear_ms + t.advance_ms + t.render_ms);
     for (int f = 0; f < 4; ++f) {
         char name[32];
         std::snprintf(name, sizeof name, "output_%04d.ppm", f);
-        ASSERT_TRUE(fs::exists(out.path / name)) << name;
-        EXPECT_EQ(fs::file_size(out.path / name), 13u + 64 * 48 * 3) << name;  // "P6\n64 48\n255\n" + pixels
+        ASSERT_TRUE(fs::exists(out.dir() / name)) << name;
+        EXPECT_EQ(fs::file_size(out.dir() / name), 13u + 64 * 48 * 3) << name;  // "P6\n64 48\n255\n" + pixels
     }
-    EXPECT_FALSE(fs::exists(out.path / "output_0004.ppm"));
+    EXPECT_FALSE(fs::exists(out.dir() / "output_0004.ppm"));
     auto cpuref = make_renderer("cpuref");  // no warm-up changed the frames: frame 3 is the 4th frame's image
     const Image last = render_last_frame(*cpuref, s, 64, 48, 4);
     EXPECT_TRUE(compare_images(cpu->image(), last).pass);
