@@ -121,7 +121,10 @@ std::vector<Pane> Viewer::layout(const FrameGeometry& g) const {
     const int half = (g.area.w - 4) / 2;
     if (waiting) {  // the student's half says why it is empty
         add(Pane::Kind::Reference, PixelRect{g.area.x, g.area.y, half, g.area.h});
-        panes.push_back(Pane{Pane::Kind::Placeholder, PixelRect{g.area.x + g.area.w - half, g.area.y, half, g.area.h}});
+        Pane placeholder;
+        placeholder.kind = Pane::Kind::Placeholder;
+        placeholder.area = PixelRect{g.area.x + g.area.w - half, g.area.y, half, g.area.h};
+        panes.push_back(placeholder);
     } else if (!student || view_.compare_view == CompareView::Reference) {
         add(Pane::Kind::Reference, g.area);
     } else if (view_.compare_view == CompareView::Student) {

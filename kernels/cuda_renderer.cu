@@ -2,7 +2,10 @@
 // (kernels/frame_state.h), queues the frame's stages on one stream in frame
 // order (clear -> advance -> bin.pack -> bin.scan/fill/sort/ranges or
 // bin.count/scan/place, then bin.split, or bin.compact -> shade), and times each with
-// cudaEvents (kernels/stage_timeline.h). The kernels live one stage a file
+// cudaEvents (kernels/stage_timeline.h). Which binning path and culling a
+// scene takes is decided at setup by plan_binning (kernels/bin_plan.h, host
+// code tested on the CPU); the options are checked before the renderer is
+// built (kernels/cuda_options.cpp). The kernels live one stage a file
 // (clear.cu, advance.cu, bin.cu and bin_count.cu, shade_*.cu);
 // this file only orders them. The image stays on the device until image().
 #include <cuda_profiler_api.h>
@@ -16,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/bin_plan.h"
 #include "kernels/cuda_check.h"
 #include "kernels/cuda_renderer.h"
 #include "kernels/frame_state.h"
@@ -25,88 +29,6 @@
 namespace cr {
 
 namespace {
-
-/// How binning runs for a scene, decided at setup: bins of `coarse` x
-/// `coarse` tiles, listed by bin.compact (one block per bin, no sort), by
-/// the counting sort (count, scan, place) or by the sorting stages (scan,
-/// fill, sort, ranges), the last two followed by bin.split where planned.
-struct BinPlan {
-    int coarse = 1;
-    bool compact = false;
-    bool split = false;     ///< bin.split the coarse bins' lists (counted or sorted) into per-tile lists
-    bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
-    bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
-    bool count = false;     ///< lists by the counting sort (bin.count/scan/place; then bin.split if `split`)
-};
-
-/// The grid of bins of coarse x coarse tiles of `g`.
-TileGrid coarse_grid(const TileGrid& g, int coarse) { return make_tile_grid(g.width, g.height, g.tile * coarse); }
-
-/// Mean number of tiles of `g` the bounding boxes of up to 4096 evenly
-/// spaced circles of `s` overlap (0 for an empty scene).
-double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
-    const size_t n = s.count();
-    if (n == 0) return 0;
-    const size_t step = std::max<size_t>(1, n / 4096);
-    double tiles = 0;
-    size_t sampled = 0;
-    for (size_t i = 0; i < n; i += step, ++sampled)
-        tiles += static_cast<double>(
-            tiles_of_box(circle_pixel_box(s.x[i], s.y[i], s.radius[i], g.width, g.height), g.tile).count());
-    return tiles / static_cast<double>(sampled);
-}
-
-/// Circles that span many tiles are listed once per bin of 2x2 or 4x4
-/// tiles, so binning handles several times fewer pairs while every tile of
-/// a bin tests more candidates (cheap: the exact test and the ballot
-/// compaction); tiny circles (most in one tile) keep bins of one tile.
-/// bin.compact is used when circles x bins is at most o.compact_limit (its
-/// cost and memory grow with that product), with 4x4 bins when circles span
-/// enough tiles. The thresholds (cuda_renderer.h) come from `render bench`
-/// on the H200 (docs/PERFORMANCE.md, steps 14-17).
-BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, double mean) {
-    const auto bins = [&](int c) { return static_cast<long long>(coarse_grid(g, c).tile_count()); };
-    const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits
-    const auto fits = [&](int c) { return o.allow_compact && static_cast<long long>(s.count()) * bins(c) <= limit; };
-    const int coarse = o.coarse != 0 ? o.coarse : mean >= kCoarseTiles ? 4 : 1;
-    return BinPlan{coarse, fits(coarse)};
-}
-
-/// Where the counting sort (Choice::Auto) bins faster than the sorting
-/// stages: on single tiles, scenes of small circles (mean below
-/// kCountTiles; with larger circles the entries per circle make bin.place
-/// slower than sorting 4x4 bins and splitting them); on bins of 4x4 (or
-/// 2x2, forced: not measured) tiles, every scene the sorting stages would
-/// bin (measured on the H200: docs/PERFORMANCE.md, steps 24 and 26).
-bool counting_pays(const BinPlan& plan, double mean) { return plan.coarse > 1 || mean < kCountTiles; }
-
-/// plan_bins, plus the counting sort instead of the sorting stages
-/// (counting_pays), and the shading's culling for small circles (mean below
-/// kRowCullTiles; 16x16 tiles, 4 rows a thread, no teaching variant): strip
-/// masks in every tiled kernel, or row culling in the exact ones when
-/// strip masks are off or rowcull=on; and bin.split after coarse bins
-/// (counted or sorted) for the exact kernels (each tile then tests only its own circles)
-/// and for ftb on snow scenes (faint flakes rarely stop a pixel early, so
-/// ftb walks its whole lists there, as the exact kernels do; on flat
-/// scenes it reads only their ends and the split would cost more than it
-/// saves).
-BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o) {
-    const double mean = mean_tiles_per_circle(s, g);
-    BinPlan plan = plan_bins(s, g, o, mean);
-    const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack) && o.shade_variant == 0;
-    const bool exact = kind != KernelKind::FrontToBack;
-    const bool small = mean < kRowCullTiles;
-    plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
-    plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
-    const int bins = coarse_grid(g, plan.coarse).tile_count();
-    // bin.split's tile masks ride in the keys above a 16-bit bin id (kSplitBinIds)
-    const bool masks_fit = bins <= int(kSplitBinIds);
-    plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
-    // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
-    const bool countable = !plan.compact && bins <= count_tile_limit();
-    plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
-    return plan;
-}
 
 class CudaRenderer final : public Renderer {
 public:
@@ -135,7 +57,7 @@ public:
         height_ = h;
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
-        plan_ = plan_binning(s, grid_, kind_, opt_);
+        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit());
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
@@ -188,7 +110,7 @@ public:
         pairs_unread_ = false;
         if (!binned_kind()) {
             shade_per_pixel(c);
-        } else if (static_cast<long long>(c.count) * grid_.tile_count() <= opt_.direct_limit) {
+        } else if (plan_.direct) {
             last_pairs_ = static_cast<long long>(c.count) * grid_.tile_count();  // few circles: every block scans all
             shade_lists(c, TileLists{nullptr, nullptr, nullptr, c.count});
         } else if (plan_.compact) {
@@ -241,7 +163,7 @@ public:
         }
         w.circle_tile_pairs = last_pairs_;
         w.binning_redos = speculation_misses_;
-        w.path = path_description();
+        w.path = describe_path(plan_, last_binned_, last_counted_);
         // an upper bound: every tile of a bin tests the bin's list (after
         // bin.split each tile tests only its own, fewer)
         const long long per_pair = last_binned_ ? static_cast<long long>(plan_.coarse) * plan_.coarse : 1;
@@ -259,17 +181,6 @@ public:
     }
 
 private:
-    /// WorkCounts::path of the last frame, from the plan.
-    std::string path_description() const {
-        if (!last_binned_) return "no binning";
-        const std::string bins = std::to_string(plan_.coarse) + "x" + std::to_string(plan_.coarse) + "-tile bins";
-        std::string p = plan_.compact ? "bin.compact, " + bins
-                        : (last_counted_ ? "counting sort, " : "sorted ") + bins + (plan_.split ? ", split" : "");
-        if (plan_.strips) p += "; strip masks";
-        if (plan_.row_cull) p += "; row culling";
-        return p;
-    }
-
     bool binned_kind() const {
         return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent || kind_ == KernelKind::FrontToBack;
     }
@@ -557,69 +468,7 @@ bool driver_library_present() {
     return lib != nullptr;
 }
 
-/// `value` ("auto", "on" or "off") into `c`; false (c untouched) for anything else.
-bool parse_choice(const std::string& value, Choice& c) {
-    if (value != "auto" && value != "on" && value != "off") return false;
-    c = value == "on" ? Choice::On : value == "off" ? Choice::Off : Choice::Auto;
-    return true;
-}
-
-/// One "key=value" item of CR_CUDA_OPTIONS applied to `o`; throws on a bad one.
-void apply_cuda_option(const std::string& item, CudaOptions& o) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("CR_CUDA_OPTIONS: '" + item + "' is not key=value");
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    if (key == "fill" && (value == "thread" || value == "warp")) return void(o.fill_per_thread = value == "thread");
-    if (key == "list" && (value == "split" || value == "records"))
-        return void(o.shade_variant = value == "split" ? kShadeSplitList : 0);
-    if (key == "cull" && (value == "warp" || value == "none"))
-        return void(o.shade_variant = value == "warp" ? kShadeWarpCull : 0);
-    if (key == "scan" && (value == "shuffle" || value == "ballot"))
-        return void(o.shade_variant = value == "shuffle" ? kShadeShuffleScan : 0);
-    if (key == "bins" && (value == "sort" || value == "auto")) return void(o.allow_compact = value == "auto");
-    if (key == "split" && parse_choice(value, o.split)) return;
-    if (key == "rowcull" && parse_choice(value, o.row_cull)) return;
-    if (key == "strips" && parse_choice(value, o.strips)) return;
-    if (key == "count" && parse_choice(value, o.counting)) return;
-    if (key == "order" && parse_choice(value, o.order)) return;
-    if (key == "spec" && (value == "on" || value == "off" || value == "tight"))
-        return void(o.speculation = value == "on" ? Speculation::Slack
-                                    : value == "off" ? Speculation::Off : Speculation::Tight);
-    long long v = 0;
-    if (!parse_integer(value, 0, 1ll << 40, v))
-        throw std::invalid_argument("CR_CUDA_OPTIONS: bad number in '" + item + "'");
-    if (key == "tile" && (v == 8 || v == 16)) o.tile_size = static_cast<int>(v);
-    else if (key == "rows" && (v == 4 || v == 8)) o.rows_per_thread = static_cast<int>(v);
-    else if (key == "direct") o.direct_limit = v;
-    else if (key == "coarse" && (v == 0 || v == 1 || v == 2 || v == 4)) o.coarse = static_cast<int>(v);
-    else if (key == "compact") o.compact_limit = v;
-    else if (key == "batch" && v >= 1 && v <= (1ll << 30)) o.max_pairs_per_batch = v;
-    else if (key == "chunks" && v >= 1 && v <= 32) o.count_chunks_per_sm = static_cast<int>(v);
-    else if (key == "memlimit_mib" && v >= 1) o.memory_limit = static_cast<size_t>(v) << 20;
-    else
-        throw std::invalid_argument("CR_CUDA_OPTIONS: unsupported '" + item +
-                                    "' (tile=8|16, rows=4|8, direct>=0, batch=1..2^30, memlimit_mib>=1, fill=thread|warp, "
-                                    "list=split|records, cull=warp|none, scan=shuffle|ballot, spec=on|off|tight, coarse=0|1|2|4, bins=auto|sort, compact>=0, rowcull=auto|on|off, strips=auto|on|off, split=auto|on|off, count=auto|on|off, order=auto|on|off, chunks=1..32)");
-}
-
 }  // namespace
-
-CudaOptions cuda_options_from_env(CudaOptions o) {
-    if (const char* sync = std::getenv("CR_SYNC_STAGES")) o.sync_stages = std::string(sync) == "1";
-    const char* env = std::getenv("CR_CUDA_OPTIONS");
-    return env ? parse_cuda_options(env, o) : o;
-}
-
-CudaOptions parse_cuda_options(const std::string& text, CudaOptions o) {
-    for (size_t pos = 0; pos < text.size();) {
-        size_t comma = text.find(',', pos);
-        if (comma == std::string::npos) comma = text.size();
-        const std::string item = text.substr(pos, comma - pos);
-        pos = comma + 1;
-        if (!item.empty()) apply_cuda_option(item, o);
-    }
-    return o;
-}
 
 bool cuda_device_usable(std::string* why) {
     int n = 0;
@@ -665,6 +514,7 @@ unsigned long long cuda_device_total_bytes() {
 }
 
 std::unique_ptr<Renderer> make_cuda_renderer(KernelKind kind, CudaOptions options) {
+    validate_cuda_options(kind, options);
     std::string why;
     if (!cuda_device_usable(&why)) throw NoCudaDeviceError(why);
     return std::make_unique<CudaRenderer>(kind, options);

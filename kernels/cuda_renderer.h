@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "render/core/renderer.h"
 
@@ -149,18 +150,48 @@ constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;
 /// masks (CudaOptions::strips).
 constexpr int kShadeRowCull = 8, kShadeStripMask = 16;
 
+/// One key of CR_CUDA_OPTIONS (kernels/cuda_options.cpp holds them all, in
+/// one table): its name, the values it takes as the help writes them
+/// ("auto|on|off", "1..32", "N>=0"), the kernels it acts on, what it does,
+/// and `apply`, which sets it in the options (false: a value it does not take).
+struct CudaOptionKey {
+    const char* key;
+    const char* values;
+    const char* acts_on;
+    const char* what;
+    bool (*apply)(const std::string& value, CudaOptions& o);
+};
+
+/// Every CR_CUDA_OPTIONS key, in the order the help lists them.
+const std::vector<CudaOptionKey>& cuda_option_keys();
+
 /// Reads developer overrides of `base` from the environment: CR_CUDA_OPTIONS,
-/// e.g. "tile=8,rows=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,
-/// list=split,cull=warp,scan=shuffle,spec=off,coarse=2,bins=sort,compact=0,
-/// split=off,rowcull=on,strips=off" (experiments, `render bench`, `render profile`),
-/// and CR_SYNC_STAGES=1. Unknown keys throw std::invalid_argument.
+/// comma-separated key=value items (e.g. "coarse=1,bins=sort,fill=thread";
+/// the keys: cuda_option_keys(), `render --list`, docs/KERNELS.md) for
+/// experiments, `render bench` and `render profile`, and CR_SYNC_STAGES=1.
+/// Throws std::invalid_argument naming an unknown key or a value it does not take.
 CudaOptions cuda_options_from_env(CudaOptions base = {});
 
 /// `base` with the comma-separated key=value items of `text` applied (the
 /// CR_CUDA_OPTIONS syntax above). Throws std::invalid_argument naming a bad item.
 CudaOptions parse_cuda_options(const std::string& text, CudaOptions base = {});
 
-/// Builds a CUDA renderer. Throws NoCudaDeviceError when no device is usable.
+/// Refuses, before a renderer is built, the options kernel `kind` cannot
+/// run (a teaching variant of the tiled kernel on another kernel or shape,
+/// tile=8 for ftb, rows=8 with tile=8): throws std::invalid_argument naming
+/// the CR_CUDA_OPTIONS item. Options a kernel does not use are accepted.
+void validate_cuda_options(KernelKind kind, const CudaOptions& o);
+
+/// The keys as `render --list` prints them: "  key=values  what [kernels]", a line each.
+std::string cuda_options_help();
+
+/// The keys as a Markdown table (key=values | acts on | what), as
+/// docs/KERNELS.md holds it (a CPU test compares the two).
+std::string cuda_options_markdown();
+
+/// Builds a CUDA renderer. Throws std::invalid_argument for options the
+/// kernel cannot run (validate_cuda_options), NoCudaDeviceError when no
+/// device is usable.
 std::unique_ptr<Renderer> make_cuda_renderer(KernelKind kind, CudaOptions options = {});
 
 /// True when a CUDA device is usable; `why` gets a plain reason when not

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "kernels/bin_plan.h"
 #include "render/core/tile_math.h"
 #include "render/core/shading.h"
 #include "scenes/animation.h"
@@ -48,11 +49,7 @@ struct BinsOfCircle {
     }
 #endif
 };
-/// bin.split's tile masks ride in the pair keys: bits 0..15 hold the bin id
-/// (so at most kSplitBinIds bins: every id stays below the padding key's low
-/// bits, kSplitBinIds), bits kSplitMaskShift.. one bit per tile of the bin.
-constexpr int kSplitMaskShift = 16;
-constexpr unsigned int kSplitBinIds = 0xffffu;
+// bin.split's mask layout in the pair keys (kSplitMaskShift, kSplitBinIds): kernels/bin_plan.h.
 
 /// The tiles of bin (bx, by) of coarse x coarse tiles that the tile range
 /// `fine` overlaps, as a mask: bit j for the bin's tile j (row-major inside

@@ -7,8 +7,8 @@
 #include "render/cpu/cpu_stages.h"
 #include "render/student/student_build.h"
 #include "render/student/student_renderer.h"
+#include "kernels/cuda_renderer.h"  // the renderer itself only with CR_HAVE_CUDA; its options always
 #if CR_HAVE_CUDA
-#include "kernels/cuda_renderer.h"
 #endif
 
 namespace cr {
@@ -49,6 +49,8 @@ std::string renderer_names_help() {
 }
 
 bool cuda_built() { return CR_HAVE_CUDA != 0; }
+
+std::string cuda_switches_help() { return cuda_options_help(); }
 
 /// The message for a GPU renderer in a build without CUDA.
 static const char* const kNoCudaBuild = "this build has no CUDA support (no nvcc found at configure time)";

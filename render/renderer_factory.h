@@ -47,6 +47,11 @@ int gpu_count();
 /// True when a CUDA device is usable; `why` gets the reason when not.
 bool cuda_device_available(std::string* why = nullptr);
 
+/// The CUDA renderers' developer switches (CR_CUDA_OPTIONS keys: key=values,
+/// what each does, the kernels it acts on), a line each, as `render --list`
+/// prints them (kernels/cuda_options.cpp's table).
+std::string cuda_switches_help();
+
 /// "NAME (sm_XY, N SMs, M GiB)" of the CUDA device, or, without one, the
 /// plain reason ("no NVIDIA GPU or driver found").
 std::string gpu_description();

@@ -368,6 +368,9 @@ TEST_F(Cli, ListNamesScenesAndRenderers) {
     EXPECT_EQ(r.code, 0);
     EXPECT_CONTAINS(r.out, "Scenes: rgb rgby");
     EXPECT_CONTAINS(r.out, "cpuref");
+    // the CUDA renderers' switches, from kernels/cuda_options.cpp's table (also in a build without CUDA)
+    EXPECT_CONTAINS(r.out, "CR_CUDA_OPTIONS (developer switches");
+    EXPECT_CONTAINS(r.out, "\n  order=auto|on|off         tiles handed out heaviest first (bin.order), or off: row-major [persistent]\n");
 }
 
 TEST_F(Cli, UnknownOptionExit2) {

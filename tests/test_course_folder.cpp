@@ -244,7 +244,9 @@ TEST(CourseFolderBuild, EveryLayoutFixtureBuilds) {
         try {
             const BuildResult r = build_student(fixture_build(fixture(name)));
             EXPECT_TRUE(fs::exists(r.library));
-            if (std::string(name) == "layout_b") EXPECT_EQ(r.crlf.size(), 14u);
+            if (std::string(name) == "layout_b") {
+                EXPECT_EQ(r.crlf.size(), 14u);
+            }
         } catch (const BuildError& e) {
             FAIL() << e.what() << "\n" << e.messages;
         }

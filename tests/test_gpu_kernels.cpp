@@ -240,9 +240,9 @@ TEST(GpuTeaching, VariantsDrawTheSameImages) {
             }
         }
     }
-    const CudaOptions bad = parse_cuda_options("list=split");
-    auto p = make_cuda_renderer(KernelKind::Persistent, bad);
-    EXPECT_THROW(render_last(*p, make_scene("rand10k", 0), 256, 256, 1), std::invalid_argument);
+    // refused before the renderer is built (validate_cuda_options), not at its first frame
+    EXPECT_THROW(make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("list=split")), std::invalid_argument);
+    EXPECT_THROW(make_cuda_renderer(KernelKind::FrontToBack, parse_cuda_options("tile=8")), std::invalid_argument);
 }
 
 TEST(GpuHostile, TileSize8Matches) {

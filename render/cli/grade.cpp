@@ -162,7 +162,8 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
             if (probe.exit_code == 0 && parse_course_total_ms(probe.output))
                 return Reference{exe, "reference: the course's " + exe +
                                           " (run as checker.py runs it: -r cuda -b 0:4 SCENE -s 1024 -f logs/output, "
-                                          "min of 3)"};
+                                          "min of 3)",
+                                 {}};
             why = probe.exit_text;
         } catch (const student::ProcessError& e) {
             why = e.what();
@@ -170,7 +171,8 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
         std::fprintf(stderr, "render grade: %s does not run here (%s)\n", exe.c_str(), why.c_str());
     }
     return Reference{"", "reference: this project's tiled kernel timed the course's way (no course render_ref runs "
-                         "here; give one with --reference), faster than the course's: scores are stricter"};
+                         "here; give one with --reference), faster than the course's: scores are stricter",
+                     {}};
 }
 
 /// T_ref per scene from --ref-times' JSON (--measure-reference writes it:

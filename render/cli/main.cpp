@@ -327,6 +327,8 @@ int run_list() {
     for (const auto& i : renderer_infos())
         std::printf("  %-11s %s%s\n", i.name.c_str(), i.description.c_str(), i.needs_gpu && !gpu ? "  [unavailable]" : "");
     if (!gpu) std::printf("GPU renderers unavailable: %s\n", why.c_str());
+    std::printf("CR_CUDA_OPTIONS (developer switches of the CUDA renderers, comma-separated key=value; docs/KERNELS.md):\n%s",
+                cuda_switches_help().c_str());
     return kExitOk;
 }
 

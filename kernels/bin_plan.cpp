@@ -1,0 +1,89 @@
+// plan_binning: which binning path and culling a scene takes (kernels/bin_plan.h).
+#include "kernels/bin_plan.h"
+
+#include <algorithm>
+
+namespace cr {
+
+namespace {
+
+/// Circles that span many tiles are listed once per bin of 2x2 or 4x4
+/// tiles, so binning handles several times fewer pairs while every tile of
+/// a bin tests more candidates (cheap: the exact test and the ballot
+/// compaction); tiny circles (most in one tile) keep bins of one tile.
+/// bin.compact is used when circles x bins is at most o.compact_limit (its
+/// cost and memory grow with that product), with 4x4 bins when circles span
+/// enough tiles. Measured on the H200 (docs/PERFORMANCE.md, steps 14-17).
+BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, double mean) {
+    const auto bins = [&](int c) { return static_cast<long long>(coarse_grid(g, c).tile_count()); };
+    const long long limit = std::min(o.compact_limit, 1ll << 31);  // bins x circles must index the lists in 32 bits
+    const auto fits = [&](int c) { return o.allow_compact && static_cast<long long>(s.count()) * bins(c) <= limit; };
+    BinPlan plan;
+    plan.coarse = o.coarse != 0 ? o.coarse : mean >= kCoarseTiles ? 4 : 1;
+    plan.compact = fits(plan.coarse);
+    return plan;
+}
+
+/// Where the counting sort (Choice::Auto) bins faster than the sorting
+/// stages: on single tiles, scenes of small circles (mean below
+/// kCountTiles; with larger circles the entries per circle make bin.place
+/// slower than sorting 4x4 bins and splitting them); on bins of 4x4 (or
+/// 2x2, forced: not measured) tiles, every scene the sorting stages would
+/// bin (measured on the H200: docs/PERFORMANCE.md, steps 24 and 26).
+bool counting_pays(const BinPlan& plan, double mean) { return plan.coarse > 1 || mean < kCountTiles; }
+
+}  // namespace
+
+TileGrid coarse_grid(const TileGrid& g, int coarse) { return make_tile_grid(g.width, g.height, g.tile * coarse); }
+
+double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
+    const size_t n = s.count();
+    if (n == 0) return 0;
+    const size_t step = std::max<size_t>(1, n / 4096);
+    double tiles = 0;
+    size_t sampled = 0;
+    for (size_t i = 0; i < n; i += step, ++sampled)
+        tiles += static_cast<double>(
+            tiles_of_box(circle_pixel_box(s.x[i], s.y[i], s.radius[i], g.width, g.height), g.tile).count());
+    return tiles / static_cast<double>(sampled);
+}
+
+// plan_bins, plus: no binning for scenes of few circle x tile tests; the
+// counting sort instead of the sorting stages (counting_pays); the
+// shading's culling for small circles (mean below kRowCullTiles; 16x16
+// tiles, 4 rows a thread, no teaching variant): strip masks in every tiled
+// kernel, or row culling in the exact ones when strip masks are off or
+// rowcull=on; and bin.split after coarse bins (counted or sorted) for the
+// exact kernels (each tile then tests only its own circles) and for ftb on
+// snow scenes (faint flakes rarely stop a pixel early, so ftb walks its
+// whole lists there, as the exact kernels do; on flat scenes it reads only
+// their ends and the split would cost more than it saves).
+BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit) {
+    const double mean = mean_tiles_per_circle(s, g);
+    BinPlan plan = plan_bins(s, g, o, mean);
+    plan.direct = static_cast<long long>(s.count()) * g.tile_count() <= o.direct_limit;
+    const bool shape = g.tile == 16 && (o.rows_per_thread == 4 || kind == KernelKind::FrontToBack) && o.shade_variant == 0;
+    const bool exact = kind != KernelKind::FrontToBack;
+    const bool small = mean < kRowCullTiles;
+    plan.strips = shape && chosen(o.strips, small && o.row_cull != Choice::On);
+    plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
+    const int bins = coarse_grid(g, plan.coarse).tile_count();
+    const bool masks_fit = bins <= static_cast<int>(kSplitBinIds);
+    plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
+    // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
+    const bool countable = !plan.compact && bins <= count_tile_limit;
+    plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
+    return plan;
+}
+
+std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
+    if (!binned) return "no binning";
+    const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";
+    std::string p = plan.compact ? "bin.compact, " + bins
+                                 : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
+    if (plan.strips) p += "; strip masks";
+    if (plan.row_cull) p += "; row culling";
+    return p;
+}
+
+}  // namespace cr

@@ -1,0 +1,211 @@
+// The CUDA renderer's host-side decisions, on the CPU: which binning path
+// and culling each scene takes (docs/KERNELS.md's table of paths), and the
+// CR_CUDA_OPTIONS table (parsing, refusals, validation before a renderer is
+// built, and the docs' copy of the table).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "kernels/bin_plan.h"
+#include "kernels/cuda_renderer.h"
+#include "scenes/scene.h"
+
+namespace cr {
+namespace {
+
+constexpr int kH200CountTiles = 8192;  // count_tile_limit() on the H200 (kMaxCountTiles)
+
+/// The path scene `name` (seed 0) plans at w x h with 16x16 tiles.
+std::string path_of(const char* name, KernelKind kind, const std::string& options = "", int w = 1024, int h = 1024,
+                    int count_limit = kH200CountTiles) {
+    const CudaOptions o = parse_cuda_options(options);
+    return planned_path(plan_binning(make_scene(name, 0), make_tile_grid(w, h, o.tile_size), kind, o, count_limit));
+}
+
+TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
+    // docs/KERNELS.md "Binning": the table of paths, at 1024x1024 on the H200.
+    const char* const exact_split = "counting sort, 4x4-tile bins, split";
+    const char* const micro = "counting sort, 1x1-tile bins; strip masks";
+    const std::tuple<const char*, const char*, const char*> want[] = {
+        // scene, tiled and persistent, ftb
+        {"rgb", "no binning", "no binning"},
+        {"rgby", "no binning", "no binning"},
+        {"hypnosis", "no binning", "no binning"},
+        {"bouncingballs", "no binning", "no binning"},
+        {"rand10k", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"biglittle", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"littlebig", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"pattern", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"fireworks", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"rand100k", exact_split, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
+        {"rand1M", exact_split, "counting sort, 4x4-tile bins"},
+        {"snowsingle", exact_split, exact_split},
+        {"micro2M", micro, micro},
+        // snow's flakes start above the picture: at setup no flake covers a tile (mean 0)
+        {"snow", micro, micro},
+    };
+    for (const auto& [scene, exact, ftb] : want) {
+        EXPECT_EQ(path_of(scene, KernelKind::Tiled), exact) << scene;
+        EXPECT_EQ(path_of(scene, KernelKind::Persistent), exact) << scene;
+        EXPECT_EQ(path_of(scene, KernelKind::FrontToBack), ftb) << scene;
+    }
+}
+
+TEST(BinPlan, TheMeanTilesACircleSpansDecideTheBins) {
+    const TileGrid g = make_tile_grid(1024, 1024, 16);
+    EXPECT_NEAR(mean_tiles_per_circle(make_scene("rand1M", 0), g), 6.06, 0.01);   // >= kCoarseTiles: 4x4 bins
+    EXPECT_NEAR(mean_tiles_per_circle(make_scene("micro2M", 0), g), 1.28, 0.01);  // < kRowCullTiles: strip masks
+    EXPECT_NEAR(mean_tiles_per_circle(make_scene("biglittle", 0), g), 750.5, 0.1);
+    EXPECT_EQ(mean_tiles_per_circle(Scene{}, g), 0.0);
+    // one circle of radius 0.1 at the centre of 160x160 pixels: a box of 32x32 pixels, 3x3 tiles
+    Scene one;
+    one.x = {0.5f}, one.y = {0.5f}, one.z = {0.5f}, one.radius = {0.1f};
+    one.r = one.g = one.b = one.vx = one.vy = one.vz = {0.f};
+    EXPECT_EQ(mean_tiles_per_circle(one, make_tile_grid(160, 160, 16)), 9.0);
+}
+
+TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "bins=sort"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "bins=sort,count=off"), "sorted 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "bins=sort,count=off,split=off"), "sorted 4x4-tile bins");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "coarse=1"), "sorted 1x1-tile bins");  // 10k x 4096 > 2^23; mean 55
+    EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "direct=0"), "bin.compact, 4x4-tile bins");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "strips=off"), "counting sort, 1x1-tile bins; row culling");
+    EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "strips=off"), "counting sort, 1x1-tile bins");  // not exact
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rowcull=on"), "counting sort, 1x1-tile bins; row culling");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rows=8"), "counting sort, 1x1-tile bins");  // culling: rows=4 only
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "list=split"), "counting sort, 1x1-tile bins");
+    EXPECT_EQ(path_of("rand1M", KernelKind::FrontToBack, "split=on"), "counting sort, 4x4-tile bins, split");
+    // a GPU whose blocks take fewer tiles: 2048x2048 has 16384 single tiles, the counting sort 4000
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "", 2048, 2048, 4000), "sorted 1x1-tile bins; strip masks");
+    // 16384x16384 in 2x2 bins: 262144 bins, beyond the 65535 bin ids of bin.split's keys, so no split
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off", 16384, 16384), "sorted 2x2-tile bins");
+}
+
+TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
+    BinPlan p;
+    p.coarse = 4;
+    p.count = true;
+    p.split = true;
+    EXPECT_EQ(describe_path(p, true, true), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(describe_path(p, true, false), "sorted 4x4-tile bins, split");  // more entries than one batch
+    EXPECT_EQ(describe_path(p, false, false), "no binning");
+}
+
+TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
+    size_t words = 0;
+    for (const CudaOptionKey& k : cuda_option_keys()) {
+        const std::string values = k.values;
+        if (values.find_first_of(".>") != std::string::npos) continue;  // numbers: below
+        for (size_t a = 0; a <= values.size();) {
+            size_t b = values.find('|', a);
+            if (b == std::string::npos) b = values.size();
+            const std::string item = std::string(k.key) + "=" + values.substr(a, b - a);
+            EXPECT_NO_THROW(parse_cuda_options(item)) << item;
+            ++words;
+            a = b + 1;
+        }
+    }
+    EXPECT_EQ(words, 36u);
+    EXPECT_EQ(cuda_option_keys().size(), 19u);
+}
+
+TEST(CudaOptionsTable, ValuesLandInTheirFields) {
+    const CudaOptions o = parse_cuda_options(
+        "tile=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,spec=tight,coarse=2,bins=sort,compact=5,"
+        "rowcull=on,strips=off,split=off,count=on,order=off,chunks=32");
+    EXPECT_EQ(o.tile_size, 8);
+    EXPECT_EQ(o.direct_limit, 0);
+    EXPECT_EQ(o.max_pairs_per_batch, 100000);
+    EXPECT_EQ(o.memory_limit, size_t(64) << 20);
+    EXPECT_TRUE(o.fill_per_thread);
+    EXPECT_EQ(o.speculation, Speculation::Tight);
+    EXPECT_EQ(o.coarse, 2);
+    EXPECT_FALSE(o.allow_compact);
+    EXPECT_EQ(o.compact_limit, 5);
+    EXPECT_EQ(o.row_cull, Choice::On);
+    EXPECT_EQ(o.strips, Choice::Off);
+    EXPECT_EQ(o.split, Choice::Off);
+    EXPECT_EQ(o.counting, Choice::On);
+    EXPECT_EQ(o.order, Choice::Off);
+    EXPECT_EQ(o.count_chunks_per_sm, 32);
+    EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
+    EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
+    EXPECT_EQ(parse_cuda_options("coarse=4").coarse, 4);
+    EXPECT_EQ(parse_cuda_options("rows=8").rows_per_thread, 8);
+    EXPECT_EQ(parse_cuda_options("spec=on").speculation, Speculation::Slack);
+}
+
+/// The message parse_cuda_options throws for `text`, or "" when it takes it.
+std::string refusal(const std::string& text) {
+    try {
+        parse_cuda_options(text);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(CudaOptionsTable, ABadItemIsNamedWithWhatItTakes) {
+    EXPECT_EQ(refusal("tile=12"), "CR_CUDA_OPTIONS: 'tile=12': tile takes 8|16");
+    EXPECT_EQ(refusal("chunks=33"), "CR_CUDA_OPTIONS: 'chunks=33': chunks takes 1..32");
+    EXPECT_EQ(refusal("batch=0"), "CR_CUDA_OPTIONS: 'batch=0': batch takes 1..2^30");
+    EXPECT_EQ(refusal("order=heavy"), "CR_CUDA_OPTIONS: 'order=heavy': order takes auto|on|off");
+    EXPECT_EQ(refusal("coarse"), "CR_CUDA_OPTIONS: 'coarse' is not key=value");
+    const std::string unknown = refusal("tiles=8");
+    EXPECT_EQ(unknown.rfind("CR_CUDA_OPTIONS: unknown key in 'tiles=8' (tile=8|16, rows=4|8, direct=N>=0,", 0), 0u) << unknown;
+    EXPECT_NE(unknown.find("chunks=1..32)"), std::string::npos) << unknown;
+    EXPECT_EQ(refusal(",,coarse=1,"), "");  // empty items are skipped
+}
+
+/// The message validate_cuda_options throws for `options` on `kind`, or "".
+std::string validation(KernelKind kind, const std::string& options) {
+    try {
+        validate_cuda_options(kind, parse_cuda_options(options));
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(CudaOptionsTable, WhatAKernelCannotRunIsRefusedBeforeItsFirstFrame) {
+    EXPECT_EQ(validation(KernelKind::FrontToBack, "tile=8"), "CR_CUDA_OPTIONS tile=8: the ftb kernel works on 16x16 tiles only");
+    EXPECT_EQ(validation(KernelKind::Persistent, "list=split"),
+              "CR_CUDA_OPTIONS list=split is a lesson of the tiled kernel only (not of persistent)");
+    EXPECT_EQ(validation(KernelKind::Tiled, "cull=warp,tile=8"),
+              "CR_CUDA_OPTIONS cull=warp needs the tiled kernel's 16x16 tiles and rows=4");
+    EXPECT_EQ(validation(KernelKind::Tiled, "scan=shuffle,rows=8"),
+              "CR_CUDA_OPTIONS scan=shuffle needs the tiled kernel's 16x16 tiles and rows=4");
+    EXPECT_EQ(validation(KernelKind::Tiled, "tile=8,rows=8"),
+              "CR_CUDA_OPTIONS rows=8 needs tile=16 (an 8x8 tile is one warp of 2 rows a thread)");
+    // what runs: the lessons on tiled, tile=8 on the exact kernels, switches a kernel does not use
+    EXPECT_EQ(validation(KernelKind::Tiled, "list=split"), "");
+    EXPECT_EQ(validation(KernelKind::Persistent, "tile=8"), "");
+    EXPECT_EQ(validation(KernelKind::FrontToBack, "list=split"), "");  // ftb has no lessons: unused
+    EXPECT_EQ(validation(KernelKind::Naive, "tile=8,list=split"), "");
+    EXPECT_EQ(validation(KernelKind::Persistent, "order=off,rows=8"), "");
+}
+
+TEST(CudaOptionsTable, TheDocsAndTheHelpAreMadeFromIt) {
+    std::ifstream in(std::string(CR_SOURCE_DIR) + "/docs/KERNELS.md");
+    const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string begin = "<!-- cuda-options: made from kernels/cuda_options.cpp; tests/test_bin_plan.cpp checks it -->\n";
+    const size_t at = doc.find(begin);
+    ASSERT_NE(at, std::string::npos) << "docs/KERNELS.md lacks the table of CR_CUDA_OPTIONS";
+    const size_t end = doc.find("<!-- /cuda-options -->", at);
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(doc.substr(at + begin.size(), end - at - begin.size()), cuda_options_markdown())
+        << "docs/KERNELS.md's table is out of date; it should read:\n" << cuda_options_markdown();
+    const std::string help = cuda_options_help();
+    for (const CudaOptionKey& k : cuda_option_keys())
+        EXPECT_NE(help.find("  " + std::string(k.key) + "=" + k.values + " "), std::string::npos) << k.key;
+    EXPECT_NE(help.find("  chunks=1..32              the counting sort's blocks per multiprocessor [tiled, persistent, ftb]\n"),
+              std::string::npos) << help;
+}
+
+}  // namespace
+}  // namespace cr
