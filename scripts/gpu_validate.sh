@@ -15,9 +15,12 @@
 #                with COURSE=DIR (a folder of binaries made outside the project, see
 #                docs/STUDENTS.md, "Comparing with the course's own procedure"), the
 #                course's procedure (scripts/course_procedure.py) on the same code
-# Expects the binaries (and libgomp, libstb) in .dev/, the assembled student
-# fixtures in .dev/students; logs go to $OUT (one archive, logs.tgz, plus a summary).
+# Expects the binaries (and the shared libraries they need) in .dev/, the
+# assembled student fixtures in .dev/students: scripts/make_dev_bundle.sh packs
+# them into .dev.tar.xz here (carry it), unpacked below when .dev/ is missing;
+# logs go to $OUT (one archive, logs.tgz, plus a summary).
 set -u
+[ -d .dev ] || [ ! -f .dev.tar.xz ] || tar -xJf .dev.tar.xz
 export LD_LIBRARY_PATH=$PWD/.dev:${LD_LIBRARY_PATH:-} CR_REFERENCE_DIR=$PWD/reference_images
 export CR_FIXTURES_DIR=$PWD/.dev/students
 OUT=${OUT:-/tmp/out}; L=$OUT/logs; mkdir -p "$L"
