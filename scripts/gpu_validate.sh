@@ -15,6 +15,8 @@
 #                with COURSE=DIR (a folder of binaries made outside the project, see
 #                docs/STUDENTS.md, "Comparing with the course's own procedure"), the
 #                course's procedure (scripts/course_procedure.py) on the same code
+#   PART=class   the test suite's 14-entry class graded on every GPU here (wall
+#                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
 # assembled student fixtures in .dev/students: scripts/make_dev_bundle.sh packs
 # them into .dev.tar.xz here (carry it), unpacked below when .dev/ is missing;
@@ -151,11 +153,51 @@ part_students() {
   done
 }
 
+# The test suite's 14-entry class (tests/test_class_run.cpp's make_class),
+# made from the fixtures: 11 folders, lee.tar.gz as create_submission.sh makes
+# it, max.zip with a compile error, ned/ without a course folder.
+make_class() {
+  local c=$1 pair
+  rm -rf "$c"; mkdir -p "$c"
+  for pair in ana:layout_a ben:layout_b cho:layout_c dev:fast eli:correct fay:racy gus:out_of_bounds hal:hang \
+              ivy:host_hog jon:define_uint kim:no_scan_block_dim; do cp -r "$F/${pair#*:}" "$c/${pair%%:*}"; done
+  local t; t=$(mktemp -d); mkdir -p "$t/render" "$t/saxpy" "$t/scan"
+  cp -r "$F/layout_c/." "$t/render/"; echo "// part 1" > "$t/saxpy/saxpy.cu"; echo "// part 2" > "$t/scan/scan.cu"
+  tar czf "$c/lee.tar.gz" -C "$t" render saxpy scan; rm -rf "$t"
+  python3 -c "import sys, zipfile, pathlib; z = zipfile.ZipFile(sys.argv[2], 'w'); [z.write(p, 'render/' + str(p.relative_to(sys.argv[1]))) for p in pathlib.Path(sys.argv[1]).rglob('*') if p.is_file()]" "$F/compile_error" "$c/max.zip"
+  mkdir -p "$c/ned"; echo "no renderer here" > "$c/ned/README"
+}
+
+# Issues 31 and 32: the class graded with one command on every GPU here
+# (the wall time), a rerun (nothing changed), one changed submission, and
+# three rows against the same folders' own `render grade`.
+part_class() {
+  nvidia-smi --query-gpu=index,name --format=csv,noheader | tee "$L/device.txt"
+  export CR_STUDENT_CACHE=$PWD/.dev/student-cache
+  local c=/tmp/class14 r=$OUT/class_results s0 id
+  make_class $c
+  s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_first.txt" 2>&1
+  say "class first rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") gpus $(nvidia-smi -L | wc -l)"
+  tail -n 3 "$L/class_first.txt" | tee -a "$OUT/summary.txt"
+  s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_rerun.txt" 2>&1
+  say "class rerun rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'unchanged' "$L/class_rerun.txt")"
+  echo "// changed" >> $c/ben/cudaRenderer.h
+  s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_changed.txt" 2>&1
+  say "class one changed rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'unchanged' "$L/class_changed.txt")"
+  cat $r/grades.csv >> "$OUT/summary.txt"
+  for id in ana dev eli; do
+    $R grade --student $c/$id --json "$L/alone_$id.json" > "$L/alone_$id.txt" 2>&1
+    say "alone $id rc=$? $(grep -E '^Total|total' "$L/alone_$id.txt" | tail -n 1)"
+  done
+  rm -rf $r/unpacked
+}
+
 case "${PART:-check}" in
   final) part_final ;;
   tests) part_tests ;;
   check) part_check ;;
   measure) part_measure ;;
   students) part_students ;;
+  class) part_class ;;
 esac
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"
