@@ -166,7 +166,7 @@ CudaOptions cuda_options_from_env(CudaOptions o) {
 void validate_cuda_options(KernelKind kind, const CudaOptions& o) {
     const bool binned = kind == KernelKind::Tiled || kind == KernelKind::Persistent || kind == KernelKind::FrontToBack;
     if (!binned) return;  // naive and unordered take none of these switches
-    if (kind == KernelKind::FrontToBack && o.tile_size != 16)
+    if (kind == KernelKind::FrontToBack && o.tile_size == 8)  // the grid takes anything else as 16
         throw std::invalid_argument("CR_CUDA_OPTIONS tile=8: the ftb kernel works on 16x16 tiles only");
     if (o.tile_size == 8 && o.rows_per_thread != 4)
         throw std::invalid_argument("CR_CUDA_OPTIONS rows=8 needs tile=16 (an 8x8 tile is one warp of 2 rows a thread)");

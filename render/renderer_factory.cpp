@@ -8,8 +8,6 @@
 #include "render/student/student_build.h"
 #include "render/student/student_renderer.h"
 #include "kernels/cuda_renderer.h"  // the renderer itself only with CR_HAVE_CUDA; its options always
-#if CR_HAVE_CUDA
-#endif
 
 namespace cr {
 

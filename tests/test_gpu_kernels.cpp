@@ -839,9 +839,8 @@ TEST(GpuFtb, SeedsSizesAnimationAndBatches) {
     o.direct_limit = 0;
     expect_ftb_close(make_scene("rand10k", 3), 300, 200, 1, o);
     CudaOptions eight;
-    eight.tile_size = 8;
-    auto r = make_cuda_renderer(KernelKind::FrontToBack, eight);
-    EXPECT_THROW(render_frames(*r, make_scene("rand10k", 0), 64, 64, 1), std::invalid_argument);
+    eight.tile_size = 8;  // refused when the renderer is built (validate_cuda_options), before any frame
+    EXPECT_THROW(make_cuda_renderer(KernelKind::FrontToBack, eight), std::invalid_argument);
 }
 
 }  // namespace
