@@ -2,8 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "render/student/sanitize.h"
-
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -15,6 +13,7 @@
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"
+#include "render/student/sanitize.h"
 #include "render/student/student_build.h"
 #include "inspector.h"
 #include "scenes/scene.h"  // cr::parse_size, cr::parse_seed: the same rules as `render`
@@ -175,9 +174,7 @@ void validate_workbench(const RawOptions& raw, AppOptions& o) {
     }
     if (!raw.student_memory.empty() && o.student.empty())
         throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
-    if (!raw.student_memory.empty())
-        o.student_memory_bytes = static_cast<unsigned long long>(
-            parse_positive(raw.student_memory, "--student-memory", 0.001, 4096) * 1073741824.0);
+    if (!raw.student_memory.empty()) o.student_memory_bytes = parse_student_memory(raw.student_memory);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
         throw std::invalid_argument("--until-builds needs --student DIR and --frames N");

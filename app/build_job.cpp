@@ -21,7 +21,7 @@ std::string SourceWatcher::fingerprint() const {
     for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::error_code e2;
-        if (!cr::student::is_student_source(name) || !it->is_regular_file(e2)) continue;
+        if (!cr::student::is_build_input(name) || !it->is_regular_file(e2)) continue;
         const auto size = fs::file_size(it->path(), e2);
         const auto mtime = fs::last_write_time(it->path(), e2).time_since_epoch().count();
         rows.push_back(name + " " + std::to_string(size) + " " + std::to_string(mtime));

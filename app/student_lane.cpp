@@ -107,9 +107,6 @@ StudentLane::Result StudentLane::run(Job& job) {
 }
 
 void StudentLane::run_frame(Job& job, Result& r) {
-    r.target = job.target;
-    r.setup_version = job.setup_version;
-    r.reference_name = job.reference_name;
     r.scene_label = job.scene_label;
     r.width = job.width;
     r.height = job.height;
@@ -229,7 +226,6 @@ void StudentLane::post_frame(Session& s) {
     j.width = s.width();
     j.height = s.height();
     j.target = target;
-    j.setup_version = s.setup_version();
     j.reference_name = s.renderer_name();
     j.scene_label = s.scene_label();
     try {

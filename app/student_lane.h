@@ -113,7 +113,6 @@ private:
         std::string standin;                      ///< Load
         std::optional<Scene> scene;               ///< Frame: set when the renderer must set up again
         int width = 0, height = 0, target = 0;    ///< Frame: the session's image shows `target` steps
-        int setup_version = -1;                   ///< Frame: the session setup it follows
         Image reference;                          ///< Frame: the reference's image of that frame
         std::string reference_name, scene_label;
     };
@@ -125,9 +124,9 @@ private:
         StudentFaultInfo fault;
         Image image, reference;
         std::vector<StageTime> times;
-        std::string timing_label, log_path, reference_name, scene_label;
+        std::string timing_label, log_path, scene_label;
         LaneCompare compare;
-        int target = 0, setup_version = -1, width = 0, height = 0;
+        int width = 0, height = 0;
         bool set_up = false;  ///< the renderer was set up again for this frame
     };
 

@@ -68,7 +68,7 @@ void blends_section(ViewState& v, const BlendsMap& b) {
         const CoalescenceStats& s = b.result();
         ImGui::TextWrapped("frame %d: median %d blends needed (of %d covering); %.2f times fewer blends than cpuref's; "
                            "%lld pixels differ from cpuref's", b.result_frame(), percentile(s.needed, .5),
-                           percentile(s.covering, .5), s.blends_done ? double(s.blends_full) / s.blends_done : 0.0,
+                           percentile(s.covering, .5), s.reduction(),
                            s.mismatches);
     }
     color_bar([](float t) {

@@ -14,6 +14,7 @@
 
 #include "render/image_io.h"
 #include "render/renderer_factory.h"
+#include "render/student/sanitize.h"
 
 namespace cr::app {
 
@@ -93,9 +94,9 @@ void Viewer::start_workbench() {
     view_.tab_request = tab_of(opt_);
     view_.compare_view = compare_view_of(opt_.compare);
     view_.pause_on_mismatch = opt_.pause_on_mismatch;
-    const char* const tools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};  // the panel's order
-    for (int t = 0; t < 4; ++t)
-        if (opt_.sanitize == tools[t]) view_.sanitize_tool = t;
+    const std::vector<std::string>& tools = student::sanitizer_tools();  // the panel's order
+    for (size_t t = 0; t < tools.size(); ++t)
+        if (opt_.sanitize == tools[t]) view_.sanitize_tool = static_cast<int>(t);
     if (opt_.inspect) inspector_.select(opt_.inspect_x, opt_.inspect_y);
     initial_zoom_ = opt_.zoom != 1;
     try {
@@ -250,7 +251,7 @@ void Viewer::print_tool_lines() {
         std::printf("  overlay: blends, frame %d, median %d blends needed a pixel (of %d covering), %.2f times fewer "
                     "than cpuref's, %lld pixels differ from cpuref's\n",
                     blends_.result_frame(), percentile(b.needed, .5), percentile(b.covering, .5),
-                    b.blends_done ? static_cast<double>(b.blends_full) / b.blends_done : 0.0, b.mismatches);
+                    b.reduction(), b.mismatches);
     }
     if (inspector_.has_pixel()) {
         inspector_.update(session_, bench_.lane(), tracker_, /*playing=*/false);

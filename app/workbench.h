@@ -19,7 +19,7 @@ namespace cr::app {
 /// How the workbench is set up (from the command line).
 struct WorkbenchOptions {
     double call_timeout_s = kDefaultStudentTimeout;  ///< a student call that takes longer is a hang
-    unsigned long long memory_bytes = 0;  ///< the student's device-memory budget (0: default_student_memory_bytes())
+    unsigned long long memory_bytes = 0;  ///< the student's device-memory budget (0: the default, student_memory_budget)
     std::string arch_flags;     ///< nvcc -gencode flags ("" = the harness's default)
     bool use_settings = true;   ///< read and write settings_path()
 };

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "inspector.h"
 #include "panel.h"
+#include "render/student/sanitize.h"
 #include "workbench.h"
 
 namespace cr::app {
@@ -185,16 +187,20 @@ void mismatch_block(const StudentLane& lane) {
 /// The Sanitize button: the current build under compute-sanitizer on the
 /// scene and size shown, and its report in a scrollable list.
 void sanitize_block(Session& s, ViewState& v, Workbench& bench) {
-    static const char* const kTools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    static const std::vector<const char*> tools = [] {
+        std::vector<const char*> names;
+        for (const auto& t : student::sanitizer_tools()) names.push_back(t.c_str());
+        return names;
+    }();
     ImGui::BeginDisabled(!bench.has_build() || bench.sanitizing());
-    if (ImGui::Button("Sanitize")) bench.start_sanitize(s, kTools[v.sanitize_tool]);
+    if (ImGui::Button("Sanitize")) bench.start_sanitize(s, tools[static_cast<size_t>(v.sanitize_tool)]);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("runs your renderer under compute-sanitizer on this scene and size: which thread of which "
                           "kernel, at which line of your code");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    ImGui::Combo("##tool", &v.sanitize_tool, kTools, 4);
+    ImGui::Combo("##tool", &v.sanitize_tool, tools.data(), static_cast<int>(tools.size()));
     if (bench.sanitizing()) {
         ImGui::SameLine();
         ImGui::TextDisabled("running (%.0f s)", bench.sanitize_seconds());

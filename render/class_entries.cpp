@@ -10,15 +10,13 @@
 #include <memory>
 #include <stdexcept>
 
+#include "render/core/text.h"
+
 namespace fs = std::filesystem;
 
 namespace cr {
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 /// True for an archive member's name that stays inside its folder: relative, without "..".
 bool safe_member(const std::string& name) {

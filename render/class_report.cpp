@@ -34,6 +34,11 @@ json scene_row(const json& s, const std::string& scene) {
     return nullptr;
 }
 
+/// A grade row's score as text, `none` when it has none.
+std::string score_text(const json& row, const char* none) {
+    return row["score"].is_number() ? std::to_string(row["score"].get<int>()) : none;
+}
+
 std::string number(const json& v, const char* format) {
     if (!v.is_number()) return "";
     char buf[32];
@@ -110,7 +115,7 @@ std::string class_table(std::vector<json> students) {
             const json row = scene_row(s, scene);
             const bool bad = row.is_object() && !row.value("correct", true);
             t += std::string("<td") + (bad ? " class=\"bad\"" : "") + ">" +
-                 (row.is_object() && row["score"].is_number() ? std::to_string(row["score"].get<int>()) : "-") + "</td>";
+                 (row.is_object() ? score_text(row, "-") : "-") + "</td>";
         }
         t += "<td class=\"id\">" + html_escape(text_of(s, "status")) + "</td><td>" +
              (s.value("gpu", -1) >= 0 ? std::to_string(s.value("gpu", -1)) : "-") + "</td></tr>\n";
@@ -165,7 +170,7 @@ std::string grades_csv(const std::vector<json>& students) {
                 out += ",,,,";
                 continue;
             }
-            out += "," + (row["score"].is_number() ? std::to_string(row["score"].get<int>()) : "") + "," +
+            out += "," + score_text(row, "") + "," +
                    number(row.value("stu_time", json()), "%.4f") + "," + number(row.value("ref_time", json()), "%.4f") +
                    "," + (row.value("correct", false) ? "yes" : "no");
         }
@@ -203,7 +208,7 @@ std::string student_page(const json& s) {
             body += "<tr><td class=\"id\">" + html_escape(text_of(row, "scene")) + "</td><td class=\"id" + (ok ? "" : " bad") + "\">" +
                     (ok ? "yes" : "NO") + " (" + std::to_string(row.value("seed", 0)) + ")</td><td>" +
                     number(row.value("stu_time", json()), "%.4f") + "</td><td>" + number(row.value("ref_time", json()), "%.4f") +
-                    "</td><td>" + (row["score"].is_number() ? std::to_string(row["score"].get<int>()) : "-") +
+                    "</td><td>" + score_text(row, "-") +
                     "</td><td class=\"id\">" + html_escape(notes) + "</td></tr>\n";
         }
         body += "</table>\n";

@@ -1,10 +1,11 @@
 // The report of a class grade (`render grade --class`, `--collect`): from
-// the per-student results (RESULTS/ID.json, see class_result_json), the CSV
-// an instructor imports (RESULTS/grades.csv) and a static web page
-// (RESULTS/report.html: the class sorted by score, a histogram of totals,
-// the reference times of each GPU at the start and the end, and a page per
-// student with the build messages, each scene's verdict, the first wrong
-// pixel's story with its diff heat map, and races).
+// the per-student results (RESULTS/ID.json, written by write_result in
+// render/cli/class_work.h), the CSV an instructor imports
+// (RESULTS/grades.csv) and a static web page (RESULTS/report.html: the class
+// sorted by score, a histogram of totals, the reference times of each GPU at
+// the start and the end, and a page per student with the build messages,
+// each scene's verdict, the first wrong pixel's story with its diff heat
+// map, and races).
 #pragma once
 
 #include <nlohmann/json.hpp>

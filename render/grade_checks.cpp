@@ -75,20 +75,10 @@ public:
     ReferencesAhead& operator=(const ReferencesAhead&) = delete;
 
     /// Job i's scene (waits for it; rethrows what making it threw).
-    const Scene& scene(size_t i) {
-        std::unique_lock<std::mutex> lock(m_);
-        cv_.wait(lock, [&] { return slots_[i].scene || slots_[i].error; });
-        if (slots_[i].error) std::rethrow_exception(slots_[i].error);
-        return *slots_[i].scene;
-    }
+    const Scene& scene(size_t i) { return await(i, &Slot::scene); }
     /// Job i's reference image (waits for it; rethrows what making it threw);
     /// valid, with scene(i), until release(i).
-    const Image& reference(size_t i) {
-        std::unique_lock<std::mutex> lock(m_);
-        cv_.wait(lock, [&] { return slots_[i].reference || slots_[i].error; });
-        if (slots_[i].error) std::rethrow_exception(slots_[i].error);
-        return *slots_[i].reference;
-    }
+    const Image& reference(size_t i) { return await(i, &Slot::reference); }
     /// Frees job i's scene and image: the thread may work ahead again.
     void release(size_t i) {
         {
@@ -105,6 +95,15 @@ private:
         std::optional<Image> reference;
         std::exception_ptr error;
     };
+
+    /// Waits until job i's `part` is made (or failed: rethrows), then returns it.
+    template <class T>
+    const T& await(size_t i, std::optional<T> Slot::*part) {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return (slots_[i].*part).has_value() || slots_[i].error; });
+        if (slots_[i].error) std::rethrow_exception(slots_[i].error);
+        return *(slots_[i].*part);
+    }
 
     void work() {
         for (size_t i = 0; i < jobs_.size(); ++i) {

@@ -42,6 +42,14 @@ int parse_whole_number(const std::string& text, const std::string& option, int l
     return static_cast<int>(v);
 }
 
+unsigned long long parse_student_memory(const std::string& text) {
+    char* end = nullptr;
+    const double gib = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(gib >= 0.001 && gib <= 4096))
+        throw std::invalid_argument("bad --student-memory '" + text + "': use GiB from 0.001 to 4096");
+    return static_cast<unsigned long long>(gib * 1073741824.0);
+}
+
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
     std::string cur;

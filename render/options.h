@@ -33,6 +33,11 @@ uint32_t parse_seed(const std::string& text);
 int parse_whole_number(const std::string& text, const std::string& option, int lo, int hi,
                        const std::string& rule);
 
+/// Parses --student-memory's GiB (a decimal number, 0.001..4096) into bytes.
+/// Throws std::invalid_argument "bad --student-memory 'TEXT': use GiB from
+/// 0.001 to 4096".
+unsigned long long parse_student_memory(const std::string& text);
+
 /// Splits "a,b,c" into its non-empty parts.
 std::vector<std::string> split_list(const std::string& text);
 

@@ -25,7 +25,8 @@ const std::vector<RendererInfo>& renderer_infos() {
     return infos;
 }
 
-unsigned long long default_student_memory_bytes() {
+unsigned long long student_memory_budget(unsigned long long asked) {
+    if (asked > 0) return asked;
     const unsigned long long generous = 16ull << 30;
 #if CR_HAVE_CUDA
     const unsigned long long total = cuda_device_total_bytes();
@@ -123,7 +124,7 @@ std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
     student::StudentOptions so;
     so.library = build.library;
     so.call_timeout_s = ctx.student_timeout_s;
-    so.device_memory_bytes = ctx.student_memory_bytes ? ctx.student_memory_bytes : default_student_memory_bytes();
+    so.device_memory_bytes = student_memory_budget(ctx.student_memory_bytes);
     auto r = std::make_unique<student::StudentRenderer>(so);
     if (ctx.on_note) {
         char secs[32];

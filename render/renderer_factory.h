@@ -32,11 +32,12 @@ std::string renderer_names_help();
 /// hang, the default of `render`, `render bench`, `render grade` and the GUI.
 constexpr double kDefaultStudentTimeout = 30;
 
-/// The default device-memory budget of a student's renderer, in bytes: 16
-/// GiB (about 160 times what the course's largest scene, micro2M at
-/// 1024x1024, needs: 80 MB of circles and a 16 MB image), but at most half
-/// the GPU's memory, so that our renderers always have room beside it.
-unsigned long long default_student_memory_bytes();
+/// The device-memory budget of a student's renderer, in bytes: `asked`
+/// (--student-memory), or when 0 the default: 16 GiB (about 160 times what
+/// the course's largest scene, micro2M at 1024x1024, needs: 80 MB of circles
+/// and a 16 MB image), but at most half the GPU's memory, so that our
+/// renderers always have room beside it.
+unsigned long long student_memory_budget(unsigned long long asked);
 
 /// True when this build has the CUDA renderers (nvcc found at configure time).
 bool cuda_built();

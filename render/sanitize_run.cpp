@@ -2,22 +2,14 @@
 #include "render/sanitize_run.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
+#include "render/core/text.h"
 #include "render/frame_loop.h"
 #include "render/student/student_renderer.h"
 
 namespace cr {
 
 namespace {
-
-std::string read_all(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 /// The renderer under the sanitizer; the fault that stopped it ("" when none).
 std::string run_frames_of(const student::StudentOptions& so, const Scene& scene, int w, int h, int frames) {
@@ -36,10 +28,7 @@ SanitizeOutcome sanitize_student(const student::BuildResult& b, const Scene& sce
                                  const std::string& tool_name, const RendererContext& ctx) {
     SanitizeOutcome out;
     out.tool = student::sanitizer_tool(tool_name);
-    const std::string exe = student::find_compute_sanitizer();
-    if (exe.empty())
-        throw student::SanitizerMissing("no compute-sanitizer found (PATH, $CUDA_HOME, /usr/local/cuda or "
-                                        "$CR_COMPUTE_SANITIZER): --sanitize needs the CUDA toolkit's compute-sanitizer");
+    const std::string exe = student::require_compute_sanitizer();
     const std::string why = renderer_unavailable("student");
     if (!why.empty()) throw NoCudaDeviceError(why + " (--build-only builds without one)");
     out.report_path = b.build_dir + "/sanitize-" + out.tool + ".log";
@@ -50,9 +39,9 @@ SanitizeOutcome sanitize_student(const student::BuildResult& b, const Scene& sce
     so.call_timeout_s = std::max(300.0, 10 * ctx.student_timeout_s);  // every access is checked: much slower
     so.quit_wait_s = 300;
     so.end_gently = true;  // so that the tool writes its whole report
-    so.device_memory_bytes = ctx.student_memory_bytes ? ctx.student_memory_bytes : default_student_memory_bytes();
+    so.device_memory_bytes = student_memory_budget(ctx.student_memory_bytes);
     out.fault = run_frames_of(so, scene, width, height, frames);
-    out.report = student::parse_sanitizer_log(student::map_build_paths(read_all(out.report_path), b));
+    out.report = student::parse_sanitizer_log(student::map_build_paths(read_file_bytes(out.report_path), b));
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -154,7 +155,8 @@ TEST(StudentBuild, EveryGoodFixtureBuildsAndIsCached) {
             FAIL() << e.what() << "\n" << e.messages;
         }
         EXPECT_TRUE(fs::exists(first.library));
-        EXPECT_NE(std::find(first.sources.begin(), first.sources.end(), "cudaRenderer.cu"), first.sources.end());
+        const std::vector<std::string> used = first.folder.used();
+        EXPECT_NE(std::find(used.begin(), used.end(), "cudaRenderer.cu"), used.end());
         const auto t0 = std::chrono::steady_clock::now();
         const BuildResult again = build_student(fixture_build(name));
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -187,7 +189,10 @@ TEST(StudentBuild, FrameworkCopiesInTheFolderAreIgnored) {
     BuildOptions o = fixture_build("no_scan_block_dim");
     o.dir = dir.string();
     const BuildResult r = build_student(o);
-    EXPECT_EQ(r.ignored, (std::vector<std::string>{"circleRenderer.h", "main.cpp"}));
+    std::vector<std::string> ignored;
+    for (const auto& x : r.folder.replaced) ignored.push_back(x.name);
+    std::sort(ignored.begin(), ignored.end());
+    EXPECT_EQ(ignored, (std::vector<std::string>{"circleRenderer.h", "main.cpp"}));
     EXPECT_TRUE(fs::exists(r.library));
 }
 

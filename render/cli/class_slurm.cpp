@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "render/class_report.h"
 #include "render/cli/class_work.h"
 #include "render/core/output_file.h"
+#include "render/core/text.h"
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/student/process.h"
@@ -72,8 +72,7 @@ int run_slurm(const GradeArgs& a) {
     const fs::path script = plan.out / "grade_array.sh";
     write_text_file(script.string(), array_script(plan, all.size(), gpus));
     std::vector<std::string> cmd = {"sbatch"};
-    std::istringstream opts(a.slurm);
-    for (std::string o; opts >> o;) cmd.push_back(o);
+    for (const std::string& o : split_words(a.slurm)) cmd.push_back(o);
     cmd.push_back(script.string());
     const student::CapturedRun r = student::run_captured(cmd, 120);
     std::smatch m;

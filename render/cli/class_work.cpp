@@ -10,6 +10,7 @@
 
 #include "render/core/output_file.h"
 #include "render/options.h"
+#include "render/student/course_folder.h"
 #include "render/student/process.h"
 #include "render/student/student_build.h"
 
@@ -32,22 +33,28 @@ json read_json(const fs::path& p) {
     }
 }
 
-/// The last `lines` lines of `text`.
+/// The last `lines` lines of `text` (a final newline ends the last line;
+/// all of `text` when it has no more).
 std::string tail(const std::string& text, size_t lines) {
-    size_t pos = text.size(), n = 0;
-    while (pos > 0 && n <= lines) pos = text.rfind('\n', pos - 1) == std::string::npos ? 0 : text.rfind('\n', pos - 1), ++n;
-    return n > lines ? text.substr(pos + 1) : text;
+    size_t pos = text.size();
+    for (size_t n = 0; n <= lines; ++n) {  // the newline before the first line kept
+        if (pos == 0) return text;
+        pos = text.rfind('\n', pos - 1);
+        if (pos == std::string::npos) return text;
+    }
+    return text.substr(pos + 1);
 }
 
-/// "course layout A (...)" from a --build-only report, built or failed ("" when none).
-std::string layout_line(const std::string& log) {
-    for (const std::string mark : {"  layout:   ", "Your folder, as the harness read it: "}) {
-        const size_t at = log.find(mark);
-        if (at == std::string::npos) continue;
-        const size_t end = log.find('\n', at);
-        return log.substr(at + mark.size(), end - at - mark.size());
+/// "course layout A (...): ... (your circleRenderer.h: ...)" of a course
+/// folder, as --build-only says it, built or not ("" when it is not one).
+std::string layout_of(const std::string& render_dir) {
+    if (render_dir.empty()) return "";
+    try {
+        const student::CourseFolder f = student::read_course_folder(render_dir);
+        return student::layout_label(f.layout) + " (" + f.layout.evidence + ")";
+    } catch (const std::exception&) {
+        return "";
     }
-    return "";
 }
 
 ClassWork prepare(const ClassEntry& e, const fs::path& out) {
@@ -222,7 +229,7 @@ void write_result(const ClassWork& w, const ClassPlan& plan) {
                          {"graded", plan.graded},
                          {"status", w.status},
                          {"problem", w.problem},
-                         {"layout", layout_line(w.build_log)},
+                         {"layout", layout_of(w.render_dir)},
                          {"gpu", w.gpu},
                          {"seconds", w.seconds},
                          {"build", {{"ok", w.built}, {"log", w.build_log}}},

@@ -22,7 +22,7 @@ double mean(const std::vector<int>& v) {
 
 /// One scene's row, and its JSON.
 nlohmann::json scene_figures(const std::string& name, const CoalescenceStats& st, double seconds) {
-    const double ratio = st.blends_done > 0 ? static_cast<double>(st.blends_full) / st.blends_done : 0;
+    const double ratio = st.reduction();
     std::printf("%-11s %8.1f %6d %6d %7d   %6d %6d %6d   %13lld %13lld %7.2f %9lld %7.1f\n", name.c_str(),
                 mean(st.covering), percentile(st.covering, .5), percentile(st.covering, .99),
                 percentile(st.covering, 1), percentile(st.needed, .5), percentile(st.needed, .99),

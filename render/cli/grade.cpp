@@ -195,9 +195,9 @@ Reference given_reference(const std::string& path) {
     return r;
 }
 
-/// T and T_ref of one scene, each timed alone on the GPU.
-/// T_ref of `scene` (min of 3 course-process runs); `note` says where it
-/// came from when not from the chosen reference, and why.
+/// T_ref of `scene` (given by --ref-times, else the min of 3 runs of the
+/// chosen reference); `note` says where it came from when not from the
+/// chosen reference, and why.
 std::optional<double> time_reference(const std::string& scene, const Scene& timed, const Reference& ref,
                                      const fs::path& scratch, std::string& note) {
     const auto given = ref.given.find(scene);
@@ -213,6 +213,7 @@ std::optional<double> time_reference(const std::string& scene, const Scene& time
     return t;
 }
 
+/// T and T_ref of one scene, each timed alone on the GPU.
 void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
     g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error);

@@ -16,9 +16,7 @@ int run_sanitize(const RenderArgs& a) {
     const std::string tool = student::sanitizer_tool(a.sanitize);
     const RenderPlan p = plan_render(a);
     const RendererContext ctx = student_context(a.student_dir, a.student_timeout, a.student_memory);
-    if (student::find_compute_sanitizer().empty())  // said before the build
-        throw student::SanitizerMissing("no compute-sanitizer found (PATH, $CUDA_HOME, /usr/local/cuda or "
-                                        "$CR_COMPUTE_SANITIZER): --sanitize needs the CUDA toolkit's compute-sanitizer");
+    student::require_compute_sanitizer();  // said before the build
     student::BuildOptions bo;
     bo.dir = a.student_dir;
     const student::BuildResult b = student::build_student(bo);

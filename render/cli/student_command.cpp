@@ -25,13 +25,7 @@ RendererContext student_context(const std::string& student_dir, const std::strin
     ctx.student_dir = student_dir;
     if (!timeout_text.empty())
         ctx.student_timeout_s = parse_whole_number(timeout_text, "--student-timeout", 1, 3600, "use whole seconds, 1..3600");
-    if (!memory_text.empty()) {
-        char* end = nullptr;
-        const double gib = std::strtod(memory_text.c_str(), &end);
-        if (*end != '\0' || !(gib >= 0.001 && gib <= 4096))
-            throw std::invalid_argument("bad --student-memory '" + memory_text + "': use GiB from 0.001 to 4096");
-        ctx.student_memory_bytes = static_cast<unsigned long long>(gib * 1073741824.0);
-    }
+    if (!memory_text.empty()) ctx.student_memory_bytes = parse_student_memory(memory_text);
     ctx.on_note = [](const std::string& note) { std::fprintf(stderr, "%s\n", note.c_str()); };
     return ctx;
 }

@@ -104,7 +104,7 @@ public:
     virtual bool course_timing() const { return false; }
     /// True when the renderer is known not to blend in order (demo kernel).
     virtual bool is_incorrect_by_design() const { return false; }
-    /// Makes the next setup() start as a fresh process of the course's
+    /// Makes the next setup() start as a fresh run of the course's binary
     /// would: the student's renderer ends its worker process, so the next
     /// one creates its CUDA context, loads its kernels and touches its
     /// buffers anew (the course times every run in a fresh process). No-op

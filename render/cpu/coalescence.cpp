@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "render/core/coalesce.h"
+#include "render/core/tile_math.h"
 #include "render/cpu/cpu_stages.h"
 
 namespace cr {
@@ -18,18 +19,17 @@ namespace {
 
 constexpr int kTile = 16;
 
-/// The circles whose pixel box overlaps each tile, in input order; `boxes`
-/// gets every circle's pixel box (cpuref shades only inside it).
-std::vector<std::vector<int>> bin_circles(const Scene& s, int width, int height, int tiles_x, int tiles_y,
-                                          std::vector<PixelBox>& boxes) {
-    std::vector<std::vector<int>> lists(static_cast<size_t>(tiles_x) * tiles_y);
+/// The circles binning lists for each tile of `g` (for_each_listed_tile, as
+/// the cpu renderer bins), in input order; `boxes` gets every circle's pixel
+/// box (cpuref shades only inside it).
+std::vector<std::vector<int>> bin_circles(const Scene& s, const TileGrid& g, std::vector<PixelBox>& boxes) {
+    std::vector<std::vector<int>> lists(static_cast<size_t>(g.tile_count()));
     boxes.resize(s.count());
+    const float inv_w = 1.f / static_cast<float>(g.width), inv_h = 1.f / static_cast<float>(g.height);
     for (size_t k = 0; k < s.count(); ++k) {
-        const PixelBox b = boxes[k] = circle_pixel_box(s.x[k], s.y[k], s.radius[k], width, height);
-        if (b.empty()) continue;
-        for (int ty = b.min_y / kTile; ty <= (b.max_y - 1) / kTile; ++ty)
-            for (int tx = b.min_x / kTile; tx <= (b.max_x - 1) / kTile; ++tx)
-                lists[static_cast<size_t>(ty) * tiles_x + tx].push_back(static_cast<int>(k));
+        boxes[k] = circle_pixel_box(s.x[k], s.y[k], s.radius[k], g.width, g.height);
+        for_each_listed_tile(s.x[k], s.y[k], s.radius[k], g, inv_w, inv_h,
+                             [&](int t) { lists[static_cast<size_t>(t)].push_back(static_cast<int>(k)); });
     }
     return lists;
 }
@@ -135,9 +135,10 @@ CoalescenceStats coalescence_stats(const Scene& s, int width, int height, int fi
     out.height = height;
     out.covering.assign(static_cast<size_t>(width) * height, 0);
     out.needed.assign(out.covering.size(), 0);
-    const int tiles_x = (width + kTile - 1) / kTile, tiles_y = (height + kTile - 1) / kTile;
+    const TileGrid g = make_tile_grid(width, height, kTile);
+    const int tiles_x = g.tiles_x, tiles_y = g.tiles_y;
     std::vector<PixelBox> boxes;
-    const std::vector<std::vector<int>> lists = bin_circles(s, width, height, tiles_x, tiles_y, boxes);
+    const std::vector<std::vector<int>> lists = bin_circles(s, g, boxes);
     const ValueBounds bounds = value_bounds(s);
     Sums total;
 #pragma omp parallel

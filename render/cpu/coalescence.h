@@ -63,6 +63,10 @@ struct CoalescenceStats {
     long long blends_done = 0;  ///< blends the coalescing walk does
     long long mismatches = 0;   ///< pixels whose result differs in any bit of R, G or B from cpuref's (0: exact)
     long long from_background = 0;  ///< pixels that fell back to blending everything
+
+    /// How many times fewer blends the walk did than cpuref (blends_full /
+    /// blends_done; 0 when it did none).
+    double reduction() const { return blends_done > 0 ? static_cast<double>(blends_full) / blends_done : 0.0; }
 };
 
 /// Walks every pixel of `scene` at width x height both ways (coalescing and

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
+#include "render/core/text.h"
 #include "render/student/course_files.h"
 
 namespace fs = std::filesystem;
@@ -20,22 +20,9 @@ namespace cr::student {
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
-
 std::string lower(std::string s) {
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
-}
-
-std::string read_text(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
 }
 
 /// The text without // and /* */ comments (string literals are not special:
@@ -89,7 +76,7 @@ std::string case_match(const std::vector<std::string>& names, const std::string&
 void sort_sources(CourseFolder& f, const std::vector<std::string>& files) {
     std::vector<std::string> built;
     if (!f.makefile.empty()) {
-        f.reading = read_makefile(read_text(fs::path(f.dir) / f.makefile), files);
+        f.reading = read_makefile(read_file_bytes((fs::path(f.dir) / f.makefile).string()), files);
         f.makefile_used = f.reading.understood;
         for (const auto& n : f.reading.notes) f.notes.push_back(f.makefile + ": " + n);
         if (f.makefile_used) built = f.reading.sources;
@@ -119,8 +106,9 @@ void sort_headers(CourseFolder& f, const std::vector<std::string>& files) {
             f.replaced.push_back({name, "a course framework file: without a Makefile the project's is used"});
         else f.headers.push_back(name);
     }
-    for (const auto& [name, text] : embedded_course_files())
-        if (is_header_name(name) && case_match(f.headers, name).empty() && !replaced_program_reason(name))
+    for (const auto& [name, text] : embedded_course_files())  // the harness's own (cr_*) are staged by the build
+        if (is_header_name(name) && !starts_with(name, "cr_") && case_match(f.headers, name).empty() &&
+            !replaced_program_reason(name))
             f.from_project.push_back(name);
 }
 
@@ -202,7 +190,7 @@ CourseFolder read_course_folder(const std::string& dir_text) {
         if (f.makefile.empty() && contains(files, name)) f.makefile = name;
     sort_sources(f, files);
     sort_headers(f, files);
-    for (const auto& name : f.used()) f.texts.push_back({name, read_text(fs::path(f.dir) / name)});
+    for (const auto& name : f.used()) f.texts.push_back({name, read_file_bytes((fs::path(f.dir) / name).string())});
     find_include_aliases(f);
     const FolderText* cr = f.makefile_used ? text_of(f, "circleRenderer.h") : nullptr;
     const FolderText* cu = text_of(f, "cudaRenderer.h");

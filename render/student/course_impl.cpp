@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "render/student/course/cr_worker_abi.h"
 #include "render/student/course_context.h"
 #include "render/student/protocol.h"
 #include "scenes/scene.h"
@@ -30,14 +31,7 @@ const Scene& course_scene_for(int scene_value, int seed) {
 
 }  // namespace cr::student
 
-/// The circles as the student's library reads them (cr_student_entry.cu).
-struct CrCourseCircles {
-    int count;
-    const float *x, *y, *z, *vx, *vy, *vz, *r, *g, *b, *radius;
-};
-
-/// The circles for SceneName `scene_value` (see course_scene_for; seed < 0:
-/// the harness's). 0 when fine, else 1 with the reason in `message`.
+/// See cr_worker_abi.h: the circles of course_scene_for (seed < 0: the harness's).
 extern "C" int cr_worker_course_scene(int scene_value, int seed, CrCourseCircles* out, char* message, int capacity) {
     try {
         const cr::Scene& s = cr::student::course_scene_for(scene_value, seed);

@@ -12,29 +12,17 @@
 #include <set>
 #include <sstream>
 
+#include "render/core/text.h"
+
 namespace cr::student {
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 std::string trim(const std::string& s) {
     const size_t a = s.find_first_not_of(" \t");
     if (a == std::string::npos) return "";
     const size_t b = s.find_last_not_of(" \t");
     return s.substr(a, b - a + 1);
-}
-
-std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    std::string w;
-    while (in >> w) out.push_back(w);
-    return out;
 }
 
 std::string join(const std::vector<std::string>& ws) {
@@ -95,7 +83,7 @@ std::string with_stem(const std::string& pattern, const std::string& stem) {
 std::string patsubst(const std::string& pattern, const std::string& replacement, const std::string& text) {
     std::vector<std::string> out;
     std::string stem;
-    for (const auto& w : words(text))
+    for (const auto& w : split_words(text))
         out.push_back(pattern_match(pattern, w, stem) ? with_stem(replacement, stem) : w);
     return join(out);
 }
@@ -240,7 +228,7 @@ private:
     std::string variable(const std::string& name, int depth);
     bool directive(const std::string& line);
     bool condition(const std::string& keyword, const std::string& rest);
-    void assign(const LineKind& k, bool is_override);
+    void assign(const LineKind& k);
     void rule(const LineKind& k);
     void visit(const std::string& target, int depth);
     bool compile_object(const std::string& target);
@@ -339,7 +327,7 @@ std::string Make::function(const std::string& name, const std::string& args, int
         const std::string var = trim(expand(a[0], depth));
         const Variable saved = vars_[var];
         std::vector<std::string> out;
-        for (const auto& w : words(expand(a[1], depth))) {
+        for (const auto& w : split_words(expand(a[1], depth))) {
             vars_[var] = {w, false};
             out.push_back(expand(a[2], depth));
         }
@@ -367,7 +355,7 @@ std::string Make::text_function(const std::string& name, const std::vector<std::
     const auto arg = [&](size_t i) { return i < a.size() ? a[i] : std::string(); };
     const auto each = [&](const std::string& text, const std::function<std::string(const std::string&)>& f) {
         std::vector<std::string> out;
-        for (const auto& w : words(text)) out.push_back(f(w));
+        for (const auto& w : split_words(text)) out.push_back(f(w));
         return join(out);
     };
     if (name == "subst") {
@@ -377,31 +365,31 @@ std::string Make::text_function(const std::string& name, const std::vector<std::
         return s;
     }
     if (name == "patsubst") return patsubst(trim(arg(0)), trim(arg(1)), arg(2));
-    if (name == "strip") return join(words(arg(0)));
+    if (name == "strip") return join(split_words(arg(0)));
     if (name == "findstring") return arg(1).find(arg(0)) != std::string::npos ? arg(0) : "";
     if (name == "filter" || name == "filter-out") {
         std::vector<std::string> out;
         std::string stem;
-        for (const auto& w : words(arg(1))) {
+        for (const auto& w : split_words(arg(1))) {
             bool hit = false;
-            for (const auto& p : words(arg(0))) hit = hit || pattern_match(p, w, stem);
+            for (const auto& p : split_words(arg(0))) hit = hit || pattern_match(p, w, stem);
             if (hit == (name == "filter")) out.push_back(w);
         }
         return join(out);
     }
     if (name == "sort") {
-        std::vector<std::string> ws = words(arg(0));
+        std::vector<std::string> ws = split_words(arg(0));
         std::sort(ws.begin(), ws.end());
         ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
         return join(ws);
     }
-    if (name == "words") return std::to_string(words(arg(0)).size());
+    if (name == "words") return std::to_string(split_words(arg(0)).size());
     if (name == "firstword" || name == "lastword") {
-        const auto ws = words(arg(0));
+        const auto ws = split_words(arg(0));
         return ws.empty() ? "" : (name == "firstword" ? ws.front() : ws.back());
     }
     if (name == "word") {
-        const auto ws = words(arg(1));
+        const auto ws = split_words(arg(1));
         const size_t n = static_cast<size_t>(std::atoi(arg(0).c_str()));
         return n >= 1 && n <= ws.size() ? ws[n - 1] : "";
     }
@@ -437,7 +425,7 @@ std::string Make::text_function(const std::string& name, const std::vector<std::
 
 std::string Make::wildcard(const std::string& patterns) {
     std::vector<std::string> out;
-    for (const auto& p : words(patterns)) {
+    for (const auto& p : split_words(patterns)) {
         const std::string pattern = plain_name(p);
         for (const auto& f : files_)
             if (fnmatch(pattern.c_str(), f.c_str(), FNM_PATHNAME) == 0) out.push_back(f);
@@ -511,8 +499,7 @@ bool Make::directive(const std::string& line) {
     return kw == "vpath" || kw == "unexport" || (kw == "export" && rest.find('=') == std::string::npos);
 }
 
-void Make::assign(const LineKind& k, bool is_override) {
-    (void)is_override;
+void Make::assign(const LineKind& k) {
     const std::string name = trim(expand(k.left));
     const std::string value = trim(k.right);
     Variable& v = vars_[name];
@@ -541,11 +528,11 @@ void Make::rule(const LineKind& k) {
     const LineKind inner = classify(right);
     if (inner.kind == LineKind::Assign) return;  // a target-specific variable
     Rule r;
-    r.targets = words(expand(k.left));
+    r.targets = split_words(expand(k.left));
     last_rule_ = static_cast<int>(rules_.size());  // the recipe that follows goes to the rules from here on
     if (inner.kind == LineKind::RuleLine) {  // static pattern rule: targets: %.o: %.cu
         const std::string target_pattern = trim(expand(inner.left));
-        const std::vector<std::string> prereq_patterns = words(expand(inner.right));
+        const std::vector<std::string> prereq_patterns = split_words(expand(inner.right));
         for (const auto& t : r.targets) {
             std::string stem;
             if (!pattern_match(target_pattern, t, stem)) continue;
@@ -556,7 +543,7 @@ void Make::rule(const LineKind& k) {
         }
         return;
     }
-    for (const auto& p : words(expand(right)))
+    for (const auto& p : split_words(expand(right)))
         if (p != "|") r.prereqs.push_back(p);
     if (!trim(inline_recipe).empty()) r.recipe.push_back(inline_recipe);
     rules_.push_back(r);
@@ -582,15 +569,11 @@ void Make::parse(const std::string& text) {
         const std::string code = strip_comment(line);
         if (trim(code).empty() || directive(code) || !active()) continue;
         std::string t = trim(code);
-        bool is_override = false;
-        for (const char* prefix : {"override ", "export "})
-            if (starts_with(t, prefix)) {
-                is_override = is_override || std::string(prefix) == "override ";
-                t = trim(t.substr(std::string(prefix).size()));
-            }
+        for (const std::string prefix : {"override ", "export "})  // an assignment like any other here
+            if (starts_with(t, prefix)) t = trim(t.substr(prefix.size()));
         const LineKind k = classify(t);
         if (k.kind == LineKind::Assign) {
-            assign(k, is_override);
+            assign(k);
             last_rule_ = -1;
         } else if (k.kind == LineKind::RuleLine) {
             rule(k);
@@ -645,12 +628,16 @@ bool Make::compile_object(const std::string& target) {
             prereqs.insert(prereqs.end(), r.prereqs.begin(), r.prereqs.end());
             if (!r.recipe.empty() && !explicit_recipe) explicit_recipe = &r.recipe;
         }
-    if (explicit_recipe)  // an explicit rule with a recipe: its first source prerequisite is $<
+    // The first source among the explicit prerequisites, compiled by the explicit recipe (if any) as $<.
+    const auto from_prerequisites = [&] {
         for (const auto& p : prereqs)
             if (is_compiled_source_name(p) && is_file(p)) {
                 add_source(p, explicit_recipe, AutoVars{target, p, join(prereqs), ""});
                 return true;
             }
+        return false;
+    };
+    if (explicit_recipe && from_prerequisites()) return true;  // an explicit rule with a recipe comes first
     for (const auto& r : rules_) {  // pattern rules, in order: the first whose first prerequisite exists
         if (r.targets.empty() || r.targets[0].find('%') == std::string::npos) continue;
         std::string stem;
@@ -660,11 +647,7 @@ bool Make::compile_object(const std::string& target) {
         add_source(first, explicit_recipe ? explicit_recipe : &r.recipe, AutoVars{target, first, first, stem});
         return true;
     }
-    for (const auto& p : prereqs)
-        if (is_compiled_source_name(p) && is_file(p)) {
-            add_source(p, explicit_recipe, AutoVars{target, p, join(prereqs), ""});
-            return true;
-        }
+    if (from_prerequisites()) return true;
     const std::string stem = target.substr(0, target.size() - 2);
     for (const char* ext : {".c", ".cc", ".cpp", ".C"})  // make's built-in rules
         if (is_file(stem + ext)) {

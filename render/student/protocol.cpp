@@ -23,10 +23,15 @@ struct SceneHeader {
 
 }  // namespace
 
+std::string cuda_error_text(const std::string& name_and_text) {
+    const size_t tab = name_and_text.find('\t');
+    return tab == std::string::npos ? name_and_text : name_and_text.substr(tab + 1);
+}
+
 std::string cuda_error_sentence(int code, const std::string& name_and_text) {
     const size_t tab = name_and_text.find('\t');
     const std::string name = tab == std::string::npos ? "" : name_and_text.substr(0, tab);
-    const std::string text = tab == std::string::npos ? name_and_text : name_and_text.substr(tab + 1);
+    const std::string text = cuda_error_text(name_and_text);
     return "CUDA error " + std::to_string(code) + (name.empty() ? "" : " (" + name + ")") + ", " + text;
 }
 

@@ -84,15 +84,20 @@ struct WorkerStatus {
     char cuda_text[240] = {0};        ///< "cudaErrorIllegalAddress\tan illegal memory access was encountered"
 };
 
+/// The text of the student runtime's "name<TAB>text" ("an illegal memory
+/// access was encountered"; all of it when there is no tab).
+std::string cuda_error_text(const std::string& name_and_text);
+
 /// One sentence for a CUDA error of the student's, from its code and the
 /// "name<TAB>text" the student's runtime gave: "CUDA error 700
 /// (cudaErrorIllegalAddress), an illegal memory access was encountered".
 std::string cuda_error_sentence(int code, const std::string& name_and_text);
 
-/// What a worker that died with exit code `code` in a call says: with a
-/// noted exit() and a CUDA error, "called exit(188) in render(), frame 0,
-/// after CUDA error 700 (...), ...: 188 is what exit() keeps of 700";
-/// else "exited with code N in ...". `where` is e.g. "render(), frame 0".
+/// What a worker whose student code called exit() during a call says
+/// (status.exited): "your code called exit(188) in render(), frame 0", and
+/// with a CUDA error noted then ", after CUDA error 700 (...), ... (188 is
+/// what exit() keeps of 700)"; "" when the student's code did not call
+/// exit(). `where` is e.g. "render(), frame 0".
 std::string exit_sentence(const WorkerStatus& status, const std::string& where);
 
 /// The course's SceneName value (0..13) a scene is given to the student's

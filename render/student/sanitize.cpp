@@ -70,11 +70,12 @@ SanitizerFinding finding_of(const Block& b) {
     static const std::regex race(R"(^Error: Race reported between (\w+) access at (.+)$)");
     static const std::regex hazards(R"(\[(\d+) hazards?\])");
     static const std::regex by(R"(by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+    static const std::regex site_in_header(R"(^(.*) at (.+\+0x.*)$)"), other_access(R"(^and (\w+) access)");
     std::smatch m;
     if (std::regex_match(b.header, m, race)) {
         access_site("at " + m[2].str(), f.kernel, f.where);
         f.what = "Race reported between " + m[1].str() + " access";
-    } else if (std::regex_search(b.header, m, std::regex(R"(^(.*) at (.+\+0x.*)$)"))) {  // some tools put the site in the header
+    } else if (std::regex_search(b.header, m, site_in_header)) {  // some tools put the site in the header
         access_site("at " + m[2].str(), f.kernel, f.where);
         f.what = m[1].str();
     }
@@ -82,7 +83,7 @@ SanitizerFinding finding_of(const Block& b) {
         std::string k, w;
         if (l.rfind("and ", 0) == 0) {
             std::smatch a;
-            if (std::regex_search(l, a, std::regex(R"(^and (\w+) access)"))) f.what += " and " + a[1].str() + " access";
+            if (std::regex_search(l, a, other_access)) f.what += " and " + a[1].str() + " access";
             if (access_site(l, k, w)) f.other = w;
             if (std::regex_search(l, a, hazards)) f.count = std::atoll(a[1].str().c_str());
         } else if (f.where.empty() && l.rfind("at ", 0) == 0 && access_site(l, k, w)) {
@@ -117,9 +118,14 @@ std::vector<Block> blocks_of(const std::string& log, std::string& summary) {
 
 }  // namespace
 
+const std::vector<std::string>& sanitizer_tools() {
+    static const std::vector<std::string> tools = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    return tools;
+}
+
 std::string sanitizer_tool(const std::string& name) {
-    if (name.empty()) return "memcheck";
-    for (const char* t : {"memcheck", "racecheck", "synccheck", "initcheck"})
+    if (name.empty()) return sanitizer_tools().front();
+    for (const auto& t : sanitizer_tools())
         if (name == t) return name;
     throw std::invalid_argument("bad --sanitize '" + name + "': use memcheck (the default), racecheck, synccheck or initcheck");
 }
@@ -127,6 +133,14 @@ std::string sanitizer_tool(const std::string& name) {
 std::string find_compute_sanitizer() {
     const char* e = std::getenv("CR_COMPUTE_SANITIZER");
     return find_cuda_tool("compute-sanitizer", e ? e : "");
+}
+
+std::string require_compute_sanitizer() {
+    const std::string exe = find_compute_sanitizer();
+    if (exe.empty())
+        throw SanitizerMissing("no compute-sanitizer found (PATH, $CUDA_HOME, /usr/local/cuda or $CR_COMPUTE_SANITIZER): "
+                               "--sanitize needs the CUDA toolkit's compute-sanitizer");
+    return exe;
 }
 
 std::vector<std::string> sanitizer_command(const std::string& exe, const std::string& tool, const std::string& log_path) {

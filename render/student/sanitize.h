@@ -35,13 +35,21 @@ struct SanitizerReport {
     std::string summary;                     ///< the tool's own summary line ("ERROR SUMMARY: 3 errors"), "" if none
 };
 
-/// "memcheck" when `name` is empty; the name when it is one of memcheck,
-/// racecheck, synccheck, initcheck; else throws std::invalid_argument.
+/// The tools --sanitize takes, the default first: memcheck, racecheck,
+/// synccheck, initcheck (the GUI's choice lists them in this order).
+const std::vector<std::string>& sanitizer_tools();
+
+/// "memcheck" when `name` is empty; the name when it is one of
+/// sanitizer_tools(); else throws std::invalid_argument.
 std::string sanitizer_tool(const std::string& name);
 
 /// compute-sanitizer: $CR_COMPUTE_SANITIZER (exactly), else PATH, $CUDA_HOME,
 /// /usr/local/cuda. "" when none.
 std::string find_compute_sanitizer();
+
+/// find_compute_sanitizer(), or throws SanitizerMissing saying where it was
+/// looked for and that --sanitize needs it.
+std::string require_compute_sanitizer();
 
 /// The command prefix that runs a program under `tool`, its report to `log_path`.
 std::vector<std::string> sanitizer_command(const std::string& exe, const std::string& tool, const std::string& log_path);

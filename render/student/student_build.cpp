@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "render/core/text.h"
 #include "render/student/course_files.h"
 #include "render/student/process.h"
 
@@ -25,6 +26,7 @@ namespace {
 constexpr const char* kLibraryName = "libstudent.so";
 constexpr const char* kPreludeName = "cr_prelude.h";
 constexpr const char* kEntryName = "cr_student_entry.cu";
+constexpr const char* kAbiName = "cr_worker_abi.h";  ///< the entry's call into the worker
 constexpr const char* kOriginals = "cr_orig";  ///< staged originals behind a harness wrapper
 
 void write_file(const fs::path& p, const std::string& text) {
@@ -103,7 +105,7 @@ std::vector<SourceText> staged_files(const CourseFolder& f, std::vector<std::str
         for (const auto& staged : std::vector<SourceText>(out))
             if (staged.name == file) out.push_back({spelling, staged.text});
     for (const auto& [name, text] : embedded_course_files())
-        if (name == kEntryName || name == "platformgl.h" ||
+        if (name == kEntryName || name == kAbiName || name == "platformgl.h" ||
             std::find(f.from_project.begin(), f.from_project.end(), name) != f.from_project.end())
             out.push_back({name, text});
     out.push_back({kPreludeName, prelude_text(out)});
@@ -123,14 +125,6 @@ std::string cache_root(const std::string& explicit_root) {
     return "/tmp/circle-renderer-student-cache";
 }
 
-std::vector<std::string> split_flags(const std::string& flags) {
-    std::vector<std::string> out;
-    std::istringstream in(flags);
-    std::string f;
-    while (in >> f) out.push_back(f);
-    return out;
-}
-
 /// The nvcc command, run in the build folder (`src`, "" for the cache key).
 std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string& arch, const CourseFolder& f,
                                       const fs::path& src) {
@@ -142,7 +136,7 @@ std::vector<std::string> nvcc_command(const std::string& nvcc, const std::string
                            "cudaFreeAsync"})
         cmd.insert(cmd.end(), {"-Xlinker", std::string("--wrap=") + fn});
     cmd.insert(cmd.end(), f.nvcc_flags.begin(), f.nvcc_flags.end());
-    for (const auto& flag : split_flags(arch)) cmd.push_back(flag);
+    for (const auto& flag : split_words(arch)) cmd.push_back(flag);
     // Absolute paths, so the compiler's messages name files we can map back.
     for (const auto& name : f.compiled) cmd.push_back((src / name).string());
     cmd.push_back((src / kEntryName).string());
@@ -178,15 +172,6 @@ void compile(const std::string& nvcc, const std::string& arch, const CourseFolde
     fs::rename(src / kLibraryName, work / kLibraryName);
 }
 
-/// What the BuildResult lists of the folder.
-void describe_folder(BuildResult& res, const CourseFolder& f) {
-    res.sources = f.used();
-    for (const auto& r : f.replaced) res.ignored.push_back(r.name);
-    std::sort(res.ignored.begin(), res.ignored.end());
-    res.folder = f;
-    res.folder.texts.clear();  // the bytes are the build's, not the result's
-}
-
 }  // namespace
 
 std::string sha256_hex(const std::string& data) {
@@ -202,8 +187,6 @@ std::string sha256_hex(const std::string& data) {
     return hex;
 }
 
-bool is_student_source(const std::string& name) { return is_build_input(name); }
-
 std::string folder_content_hash(const std::string& dir) {
     std::vector<fs::path> files;
     std::error_code ec;
@@ -215,10 +198,8 @@ std::string folder_content_hash(const std::string& dir) {
     std::sort(files.begin(), files.end());
     std::string all = "circle-renderer folder 1\n";
     for (const auto& f : files) {
-        std::ifstream in(f, std::ios::binary);
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        all += f.filename().string() + "\n" + std::to_string(ss.str().size()) + "\n" + ss.str();
+        const std::string bytes = read_file_bytes(f.string());
+        all += f.filename().string() + "\n" + std::to_string(bytes.size()) + "\n" + bytes;
     }
     return sha256_hex(all);
 }
@@ -259,12 +240,12 @@ std::string map_compiler_paths(const std::string& output, const std::string& sta
                                const std::vector<std::pair<std::string, std::string>>& aliases) {
     const auto shown = [&](const std::string& staged) {
         std::string name = staged;
-        if (name.rfind(std::string(kOriginals) + "/", 0) == 0) name = name.substr(std::string(kOriginals).size() + 1);
+        if (starts_with(name, std::string(kOriginals) + "/")) name = name.substr(std::string(kOriginals).size() + 1);
         for (const auto& [spelling, file] : aliases)
             if (name == spelling) name = file;
         if (std::find(student_files.begin(), student_files.end(), name) != student_files.end())
             return (fs::path(student_dir) / name).string();
-        return (name == kEntryName || name == kPreludeName ? "harness/" : "course/") + name;
+        return (name == kEntryName || name == kAbiName || name == kPreludeName ? "harness/" : "course/") + name;
     };
     std::string out = output;
     const std::string prefix = stage_dir + "/";
@@ -291,7 +272,8 @@ std::string map_build_paths(const std::string& text, const BuildResult& b) {
 BuildResult build_student(const BuildOptions& o) {
     const CourseFolder folder = read_course_folder(o.dir);
     BuildResult res;
-    describe_folder(res, folder);
+    res.folder = folder;
+    res.folder.texts.clear();  // the bytes are the build's, not the result's
     const std::string nvcc = find_nvcc(o.nvcc);
     if (nvcc.empty())
         throw NvccMissing("no nvcc (CUDA toolkit) found on PATH, in $CUDA_HOME or /usr/local/cuda: it is needed to build your renderer");

@@ -46,11 +46,9 @@ struct BuildResult {
     std::string build_dir;  ///< the cache folder holding it, the staged sources and build.log
     bool cached = false;    ///< true when an earlier build with the same key was reused
     double seconds = 0;     ///< compile time (0 when cached)
-    std::vector<std::string> sources;  ///< the student's files used (compiled and headers), folder-relative
-    std::vector<std::string> ignored;  ///< the student's files not taken (CourseFolder::replaced, names only)
     std::vector<std::string> crlf;     ///< the student's files that had CRLF line endings
     std::string arch_flags;            ///< the -gencode flags used
-    CourseFolder folder;               ///< the folder as read
+    CourseFolder folder;               ///< the folder as read (without the files' bytes): used() and replaced say what was taken
 };
 
 /// The student's code did not compile: what() says so in one line, leading
@@ -73,10 +71,6 @@ struct NvccMissing : std::runtime_error {
 /// std::invalid_argument for a folder that is not a course render/ folder,
 /// NvccMissing, BuildError.
 BuildResult build_student(const BuildOptions& options);
-
-/// True when `name` (a file name, no folder) is one of the files whose
-/// change changes the build (is_build_input): for the GUI's watcher.
-bool is_student_source(const std::string& name);
 
 /// SHA-256 of `data` as 64 hex digits (OpenSSL).
 std::string sha256_hex(const std::string& data);

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <csignal>
-
 #include <cstdio>
 #include <filesystem>
 #include <cstring>
@@ -38,12 +37,6 @@ constexpr double kSendTimeout = 10;
 /// Said after a CUDA error of the student's.
 constexpr const char* kSanitizeHint =
     "; run it again with --sanitize to see which thread of which kernel did it, at which line of your code";
-
-/// The text of the student runtime's "name<TAB>text".
-std::string error_text(const std::string& name_and_text) {
-    const size_t tab = name_and_text.find('\t');
-    return tab == std::string::npos ? name_and_text : name_and_text.substr(tab + 1);
-}
 
 std::string frame_text(Call call, int frame) {
     if (frame < 0) return std::string(call_name(call));
@@ -198,7 +191,7 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
         // student's library: its first CUDA call is where "no GPU" shows
         stop_worker();
         throw NoCudaDeviceError("renderer 'student' needs a CUDA GPU: no NVIDIA GPU or driver found (the student's "
-                                "CUDA runtime said '" + error_text(message) + "' in " + frame_text(reply.call, frame) + ")");
+                                "CUDA runtime said '" + cuda_error_text(message) + "' in " + frame_text(reply.call, frame) + ")");
     }
     if (reply.status == Status::CudaError)
         fail(cuda_error_sentence(reply.cuda_error, message) + ", after " + frame_text(reply.call, frame) + kSanitizeHint,

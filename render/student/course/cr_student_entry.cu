@@ -38,19 +38,9 @@
 #include <unordered_map>
 
 #include "circleRenderer.h"
+#include "cr_worker_abi.h"
 #include "image.h"
 #include "cudaRenderer.h"
-
-/// A scene's circles as the worker holds them (structure of arrays).
-struct CrCourseCircles {
-    int count;
-    const float *x, *y, *z, *vx, *vy, *vz, *r, *g, *b, *radius;
-};
-
-/// In the worker: the circles for SceneName `scene` (the harness's scene
-/// when it set one, which it always does); seed < 0: the harness's seed.
-/// Returns 0, or 1 with a message.
-extern "C" int cr_worker_course_scene(int scene, int seed, CrCourseCircles* out, char* message, int capacity);
 
 namespace cr_entry {
 
@@ -134,6 +124,32 @@ void drop(void* p) {
     b.sizes.erase(it);
 }
 
+/// An allocation of `bytes` by `call` within the budget: refused past it,
+/// else `allocate()` (the runtime's call) and, when it succeeds, the bytes
+/// counted as held at *p.
+template <class Allocate>
+cudaError_t admitted(void** p, unsigned long long bytes, const char* call, Allocate allocate) {
+    if (!admit(bytes, call)) return cudaErrorMemoryAllocation;
+    const cudaError_t e = allocate();
+    if (e == cudaSuccess) keep(*p, bytes);
+    return e;
+}
+
+/// A free through the runtime's call `release()`; what *p held is released on success.
+template <class Release>
+cudaError_t released(void* p, Release release) {
+    const cudaError_t e = release();
+    if (e == cudaSuccess) drop(p);
+    return e;
+}
+
+/// "name<TAB>text" of `e` into `message`; returns e as an int (0: none).
+int describe_error(cudaError_t e, char* message, int capacity) {
+    if (e != cudaSuccess)
+        std::snprintf(message, static_cast<size_t>(capacity), "%s\t%s", cudaGetErrorName(e), cudaGetErrorString(e));
+    return static_cast<int>(e);
+}
+
 }  // namespace cr_entry
 
 // The wrapped allocation calls (the build links the student's objects with
@@ -147,20 +163,16 @@ cudaError_t __real_cudaFree(void* p);
 cudaError_t __real_cudaFreeAsync(void* p, cudaStream_t stream);
 
 cudaError_t __wrap_cudaMalloc(void** p, size_t bytes) {
-    if (!cr_entry::admit(bytes, "cudaMalloc")) return cudaErrorMemoryAllocation;
-    const cudaError_t e = __real_cudaMalloc(p, bytes);
-    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
-    return e;
+    return cr_entry::admitted(p, bytes, "cudaMalloc", [&] { return __real_cudaMalloc(p, bytes); });
 }
 
 cudaError_t __wrap_cudaMallocManaged(void** p, size_t bytes, unsigned int flags) {
-    if (!cr_entry::admit(bytes, "cudaMallocManaged")) return cudaErrorMemoryAllocation;
-    const cudaError_t e = __real_cudaMallocManaged(p, bytes, flags);
-    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
-    return e;
+    return cr_entry::admitted(p, bytes, "cudaMallocManaged",
+                              [&] { return __real_cudaMallocManaged(p, bytes, flags); });
 }
 
 cudaError_t __wrap_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+    // admitted on the rows asked for; held is the pitched rows, known only after the call
     if (!cr_entry::admit(static_cast<unsigned long long>(width) * height, "cudaMallocPitch"))
         return cudaErrorMemoryAllocation;
     const cudaError_t e = __real_cudaMallocPitch(p, pitch, width, height);
@@ -169,22 +181,16 @@ cudaError_t __wrap_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t
 }
 
 cudaError_t __wrap_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream) {
-    if (!cr_entry::admit(bytes, "cudaMallocAsync")) return cudaErrorMemoryAllocation;
-    const cudaError_t e = __real_cudaMallocAsync(p, bytes, stream);
-    if (e == cudaSuccess) cr_entry::keep(*p, bytes);
-    return e;
+    return cr_entry::admitted(p, bytes, "cudaMallocAsync",
+                              [&] { return __real_cudaMallocAsync(p, bytes, stream); });
 }
 
 cudaError_t __wrap_cudaFree(void* p) {
-    const cudaError_t e = __real_cudaFree(p);
-    if (e == cudaSuccess) cr_entry::drop(p);
-    return e;
+    return cr_entry::released(p, [&] { return __real_cudaFree(p); });
 }
 
 cudaError_t __wrap_cudaFreeAsync(void* p, cudaStream_t stream) {
-    const cudaError_t e = __real_cudaFreeAsync(p, stream);
-    if (e == cudaSuccess) cr_entry::drop(p);
-    return e;
+    return cr_entry::released(p, [&] { return __real_cudaFreeAsync(p, stream); });
 }
 }
 
@@ -265,18 +271,14 @@ extern "C" int cr_student_sync(char* message, int capacity) {
     cudaError_t e = cudaDeviceSynchronize();
     const cudaError_t last = cudaGetLastError();
     if (e == cudaSuccess) e = last;
-    if (e != cudaSuccess)
-        std::snprintf(message, static_cast<size_t>(capacity), "%s\t%s", cudaGetErrorName(e), cudaGetErrorString(e));
-    return static_cast<int>(e);
+    return cr_entry::describe_error(e, message, capacity);
 }
 
 extern "C" int cr_student_peek_error(char* message, int capacity) {
     cudaError_t e = cudaPeekAtLastError();
     if (e == cudaSuccess) e = cudaStreamQuery(0);  // a sticky error shows here; a busy stream is not one
     if (e == cudaErrorNotReady) e = cudaSuccess;
-    if (e != cudaSuccess)
-        std::snprintf(message, static_cast<size_t>(capacity), "%s\t%s", cudaGetErrorName(e), cudaGetErrorString(e));
-    return static_cast<int>(e);
+    return cr_entry::describe_error(e, message, capacity);
 }
 
 extern "C" void cr_student_profiler(int on) {
