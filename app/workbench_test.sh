@@ -20,7 +20,9 @@
 #   workbench_test.sh gpu       rebuild (a GPU required: exit 77 without), then
 #                               racy (mismatches, pause at the first, the
 #                               inspector's story of a pixel), out_of_bounds (a
-#                               crash named, the reference keeps running), hang.
+#                               crash named, the reference keeps running), hang;
+#                               with FIXTURES, the `fast` fixture's frame rates on
+#                               rand100k at 1024x1024 (speed).
 #
 # Environment: APP (circle-renderer), CHECKER (gui_shot_check; optional),
 # FIXTURES (the assembled fixtures, tests/students of the build tree; layouts mode),
@@ -218,6 +220,31 @@ responsive() {
     window_gap_below "$out" 1000
 }
 
+# ---------------------------------------------------------------- gpu speed
+# A real-size solution (the `fast` fixture, as assembled in $FIXTURES) on
+# rand100k at 1024x1024 beside the tiled kernel, from its first build on: the
+# window's frame rate, the student's (its own lane) and the window's longest
+# gap between two frames. Bounds (issue 29): 150 and 100 frames/s, 50 ms.
+speed() {
+    [ -d "${FIXTURES:-}/fast" ] || { echo "speed: \$FIXTURES has no 'fast' fixture: skipped"; return; }
+    local out=$WORK/speed.txt fps sfps gap
+    cp -r "$FIXTURES/fast" "$WORK/fast"
+    set -- --student "$WORK/fast" --renderer tiled --scene rand100k --size 1024 --compare student
+    [ -n "$ARCH" ] && set -- "$@" --student-arch "$ARCH"
+    eval "$RUN" '"$APP"' '"$@"' --no-vsync --frames "${SPEED_FRAMES:-2500}" > "$out" 2>&1 &
+    APP_PID=$!
+    finish 120
+    show "$out"
+    fps=$(sed -n 's/^circle-renderer: .* \([0-9.]*\) FPS$/\1/p' "$out")
+    sfps=$(sed -n 's/^workbench: student: \([0-9.]*\) frames\/s.*/\1/p' "$out")
+    gap=$(sed -n 's/^window: longest gap between two drawn frames: \([0-9]*\) ms.*/\1/p' "$out")
+    echo "workbench speed: rand100k 1024x1024, window ${fps:-?} frames/s, student ${sfps:-?} frames/s, longest window gap ${gap:-?} ms"
+    [ "$APP_RC" = 0 ] || fail "speed: exit $APP_RC"
+    awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 150) }' || fail "speed: the window drew ${fps:-no} frames/s (bound 150)"
+    awk -v f="${sfps:-0}" 'BEGIN { exit !(f >= 100) }' || fail "speed: the student's image updated ${sfps:-no} frames/s (bound 100)"
+    [ -n "$gap" ] && [ "$gap" -lt 50 ] || fail "speed: the window's longest gap was ${gap:-?} ms (bound 50)"
+}
+
 # ---------------------------------------------------------------- gpu only
 racy() {
     local out=$WORK/racy.txt
@@ -278,6 +305,7 @@ fi
 rebuild
 if [ "$MODE" = gpu ]; then
     [ "${RAN:-0}" = 1 ] || { echo "SKIP: the student's renderer cannot run here (no GPU)"; [ $FAILS = 0 ] && exit 77; }
+    speed
     racy
     faults
 fi

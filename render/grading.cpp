@@ -19,6 +19,11 @@ int course_scene_score(bool correct, double t, double t_ref) {
     return 2 + static_cast<int>(std::ceil(7.0 * t_ref / t));
 }
 
+bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_ms) {
+    if (!correct) return true;
+    return t_ref_ms && *t_ref_ms > 0 && best_t_ms > kSettledFloorFactor * *t_ref_ms;
+}
+
 std::optional<double> parse_course_total_ms(const std::string& output) {
     std::optional<double> total;
     std::istringstream in(output);

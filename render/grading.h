@@ -20,6 +20,17 @@ constexpr int kCourseSceneMax = 9;
 /// unit, the same for both); t_ref > 0.
 int course_scene_score(bool correct, double t_ms, double t_ref_ms);
 
+/// How far above the course's 10 x T_ref floor one run's T must be before
+/// the other timing runs are skipped: they would have to be 20% faster than
+/// this one to bring the minimum under the floor.
+constexpr double kSettledFloorFactor = 12.5;
+
+/// True when more timing runs cannot change the scene's score, so `render
+/// grade` stops after this one: an incorrect scene (0 whatever the time),
+/// or the best T so far above kSettledFloorFactor x T_ref (2 points; the
+/// course's floor is 10 x T_ref). False while T_ref is unknown. Times in ms.
+bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_ms);
+
 /// The last "Total:" time of the course program's benchmark output
 /// ("Total:   1.2345 ms"), in ms; nullopt when there is none.
 std::optional<double> parse_course_total_ms(const std::string& output);

@@ -495,5 +495,17 @@ TEST(Sanitizer, StagedPathsBecomeTheStudentsOwn) {
               "at k()+0x20 in /home/you/render/exclusiveScan.cu_inl:30\n");
 }
 
+TEST(Sanitizer, AFileNamedWithoutItsFolderIsTheStudentsOwnToo) {
+    // compute-sanitizer prints an included .cu_inl by its bare name
+    BuildResult b;
+    b.build_dir = "/c/student/0123abcd";
+    b.folder.dir = "/home/you/render";
+    b.folder.compiled = {"cudaRenderer.cu"};
+    b.folder.headers = {"fixture_kernels.cu_inl"};
+    EXPECT_EQ(map_build_paths("at renderOutOfBounds()+0x90 in fixture_kernels.cu_inl:13\n", b),
+              "at renderOutOfBounds()+0x90 in /home/you/render/fixture_kernels.cu_inl:13\n");
+    EXPECT_EQ(map_build_paths("at k()+0x10 in other.cu:4\n", b), "at k()+0x10 in other.cu:4\n");  // not a file of theirs
+}
+
 }  // namespace
 }  // namespace cr::student

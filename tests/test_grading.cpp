@@ -35,6 +35,15 @@ TEST(Grading, ScoreFormula) {
     EXPECT_EQ(course_scored_scenes().size() * kCourseSceneMax, 72u);
 }
 
+TEST(Grading, TimingStopsOnlyWhenTheScoreCannotChange) {
+    EXPECT_TRUE(timing_settled(false, 0.5, 1.0));      // incorrect: 0 points whatever the time
+    EXPECT_TRUE(timing_settled(true, 12.51, 1.0));     // above 12.5 T_ref: 2 points unless a run is 20% faster
+    EXPECT_FALSE(timing_settled(true, 12.5, 1.0));
+    EXPECT_FALSE(timing_settled(true, 11.0, 1.0));     // above the floor (10 T_ref) but close: all 3 runs
+    EXPECT_FALSE(timing_settled(true, 1e9, std::nullopt));  // T_ref not known yet
+    EXPECT_EQ(course_scene_score(true, 12.51, 1.0), 2);
+}
+
 TEST(Grading, CourseTotalLine) {
     EXPECT_EQ(parse_course_total_ms("Clear:    0.1000 ms\nTotal:    1.2345 ms\n"), 1.2345);
     EXPECT_EQ(parse_course_total_ms("Total: 3.5 ms\nmore\nTotal:   2.25 ms\n"), 2.25);  // the last one

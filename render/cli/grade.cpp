@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <cstdio>
@@ -52,6 +53,7 @@ struct SceneGrade {
     std::string t_error;    ///< why the student's run gave no time
     std::string ref_note;   ///< where T_ref came from when not the chosen reference, and why
     bool beyond_year = false;  ///< not a scene of the folder's course year
+    int t_runs = 0;            ///< timing runs of the student's renderer (fewer than 3 when settled early)
     std::optional<int> score;
 };
 
@@ -131,14 +133,18 @@ std::optional<double> reference_time(const std::string& exe, const std::string& 
     return best;
 }
 
-/// The minimum Total of 3 course-process runs of `r` (frame_loop.h); nullopt
-/// with `error` when the renderer faulted.
-std::optional<double> course_process_time(Renderer& r, const Scene& s, const fs::path& logs, std::string& error) {
+/// The minimum Total of up to 3 course-process runs of `r` (frame_loop.h),
+/// fewer once `settled(best)` says more runs cannot change the score; `runs`
+/// gets how many ran. nullopt with `error` when the renderer faulted.
+std::optional<double> course_process_time(Renderer& r, const Scene& s, const fs::path& logs, std::string& error,
+                                          const std::function<bool(double)>& settled, int& runs) {
     std::optional<double> best;
+    runs = 0;
     try {
-        for (int k = 0; k < kTimingRuns; ++k) {
+        while (runs < kTimingRuns && !(best && settled && settled(*best))) {
             const double t = run_course_process(r, s, 1024, 1024, kCourseFrames, (logs / (r.name() + "_output")).string()).total_ms;
             best = best ? std::min(*best, t) : t;
+            ++runs;
         }
     } catch (const student::StudentFault& e) {
         error = e.what();
@@ -208,16 +214,21 @@ std::optional<double> time_reference(const std::string& scene, const Scene& time
     if (t) return t;
     const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
     std::string tiled_error;
-    t = course_process_time(*tiled, timed, scratch / "logs", tiled_error);
+    int runs = 0;
+    t = course_process_time(*tiled, timed, scratch / "logs", tiled_error, nullptr, runs);
     if (!ref.exe.empty()) note = ref_error + "; T_ref is this project's tiled kernel timed the course's way (stricter)";
     return t;
 }
 
 /// T and T_ref of one scene, each timed alone on the GPU.
+/// T_ref comes first, so that T stops after one run when more runs cannot
+/// change the score (timing_settled: an incorrect scene, or T far above the
+/// course's 10 x T_ref floor).
 void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
-    g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error);
     g.t_ref_ms = time_reference(g.scene, timed, ref, scratch, g.ref_note);
+    const auto settled = [&](double best) { return timing_settled(g.check.pass, best, g.t_ref_ms); };
+    g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error, settled, g.t_runs);
     if (!g.ref_note.empty() && g.beyond_year) g.ref_note += ": " + g.scene + " is beyond your folder's course year";
     if (g.t_ms && g.t_ref_ms) g.score = course_scene_score(g.check.pass, *g.t_ms, *g.t_ref_ms);
     else if (!g.check.pass) g.score = 0;
@@ -261,6 +272,11 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
         if (!g.check.warning.empty()) std::printf("%s: warning: %s\n", g.scene.c_str(), g.check.warning.c_str());
         if (!g.t_error.empty()) std::printf("%s: no time: %s\n", g.scene.c_str(), g.t_error.c_str());
         if (!g.ref_note.empty()) std::printf("%s: T_ref*: %s\n", g.scene.c_str(), g.ref_note.c_str());
+        if (g.t_ms && g.t_runs < kTimingRuns && !g.check.pass)
+            std::printf("%s: T from %d run: incorrect, so 0 points whatever the time\n", g.scene.c_str(), g.t_runs);
+        else if (g.t_ms && g.t_runs < kTimingRuns)
+            std::printf("%s: T from %d run%s: above %.1f x T_ref, so 2 points whatever the other runs give (the course's "
+                        "floor is 10 x T_ref)\n", g.scene.c_str(), g.t_runs, g.t_runs == 1 ? "" : "s", kSettledFloorFactor);
     }
     bool beyond = false;
     for (const auto& g : grades) beyond = beyond || g.beyond_year;
@@ -270,7 +286,7 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
     std::printf("%s\n", scenes.particle_note().c_str());
     std::printf("Correct: frame 0 at 1024x1024 under the course's rule (a color off by more than 0.1, at most 5 pixels) "
                 "against %s.\n", live_reference_label().c_str());
-    std::printf("T: ms per frame as the course measures it: each of 3 runs a fresh process (load, setup, frames 0:4 with "
+    std::printf("T: ms per frame as the course measures it: each of 3 runs (fewer where noted) a fresh process (load, setup, frames 0:4 with "
                 "no warm-up, each call followed by cudaDeviceSynchronize and timed with the host clock, PPM files written "
                 "between frames outside the timed part); the minimum Total.\n");
 }
@@ -284,6 +300,7 @@ nlohmann::json grade_json(const std::vector<SceneGrade>& grades, const std::stri
         row["ref_time"] = g.t_ref_ms ? nlohmann::json(*g.t_ref_ms) : nlohmann::json(nullptr);
         row["stu_time"] = g.t_ms ? nlohmann::json(*g.t_ms) : nlohmann::json(nullptr);
         row["score"] = g.score ? nlohmann::json(*g.score) : nlohmann::json(nullptr);
+        row["stu_runs"] = g.t_runs;
         for (const auto& [key, text] : {std::pair{"why", g.check.why}, std::pair{"warning", g.check.warning},
                                         std::pair{"time_error", g.t_error}, std::pair{"ref_note", g.ref_note}})
             if (!text.empty()) row[key] = text;
@@ -381,7 +398,7 @@ int run_grade(const GradeArgs& a) {
     std::vector<GradeCheck> extra;
     std::vector<SceneGrade> grades = check_everything(*student, scenes, a.seed, folder, extra_jobs, extra);
     for (size_t i = 0; i < grades.size(); ++i) {
-        std::fprintf(stderr, "[%zu/%zu] %s: timing (3 fresh runs each side) ...\n", i + 1, grades.size(),
+        std::fprintf(stderr, "[%zu/%zu] %s: timing (T_ref, then up to 3 fresh runs of yours) ...\n", i + 1, grades.size(),
                      grades[i].scene.c_str());
         time_scene(grades[i], *student, ref, scenes, scratch.path());
     }

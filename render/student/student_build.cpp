@@ -265,8 +265,23 @@ std::string map_build_paths(const std::string& text, const BuildResult& b) {
     const fs::path final_dir(b.build_dir);
     const std::string key = final_dir.filename().string(), stage = (final_dir / "src").string();
     const std::regex temporary("[^\\s\"'(]*/tmp-[0-9]+-" + key + "/src/");  // compiled there, then renamed
-    const std::string canonical = std::regex_replace(text, temporary, stage + "/");
-    return map_compiler_paths(canonical, stage, b.folder.dir, b.folder.used(), b.folder.include_aliases);
+    std::string canonical = std::regex_replace(text, temporary, stage + "/");
+    // compute-sanitizer names a file the line info holds without its folder
+    // (a header or .cu_inl included by a relative name) by the bare name: the
+    // staged file of that name
+    const std::regex bare(R"(( in )([^/\s:]+)(:\d+))");
+    const std::vector<std::string> theirs = b.folder.used();
+    std::string sited;
+    auto from = canonical.cbegin();
+    for (std::sregex_iterator it(canonical.begin(), canonical.end(), bare), e; it != e; ++it) {
+        const std::smatch& m = *it;
+        sited.append(from, m[0].first);
+        const bool known = std::find(theirs.begin(), theirs.end(), m[2].str()) != theirs.end();
+        sited += known ? m[1].str() + stage + "/" + m[2].str() + m[3].str() : m[0].str();
+        from = m[0].second;
+    }
+    sited.append(from, canonical.cend());
+    return map_compiler_paths(sited, stage, b.folder.dir, b.folder.used(), b.folder.include_aliases);
 }
 
 BuildResult build_student(const BuildOptions& o) {
