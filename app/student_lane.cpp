@@ -122,6 +122,7 @@ void StudentLane::run_frame(Job& job, Result& r) {
             setup_at_frame(*renderer_, *job.scene, job.width, job.height, job.target);
             timing_label_ = timing_label_of(*renderer_);
         }
+        for (int k = 0; k < job.catch_up; ++k) renderer_->advance();  // the frames the session drew meanwhile
         r.times = render_next_frame(*renderer_);
         r.image = renderer_->image();
     } catch (const std::exception& e) {
@@ -182,7 +183,7 @@ void StudentLane::unload() {
     frame_times_.clear();
     log_.reset();
     log_path_.clear();
-    frames_rendered_ = 0;
+    frames_rendered_ = setups_ = 0;
     synced_image_version_ = lane_setup_version_ = lane_frame_ = -1;
 }
 
@@ -201,7 +202,10 @@ void StudentLane::restart_worker() {
 }
 
 void StudentLane::take(Result& r, Session& s) {
-    if (r.set_up) log_.reset();
+    if (r.set_up) {
+        log_.reset();
+        ++setups_;
+    }
     log_.add(r.times);
     s.timing_board().add("student", r.timing_label, r.scene_label, r.width, r.height, r.times);
     image_ = std::move(r.image);
@@ -234,7 +238,12 @@ void StudentLane::post_frame(Session& s) {
         s.renderer_failed(e);
         return;
     }
-    if (lane_setup_version_ != s.setup_version() || lane_frame_ != target - 1) j.scene = s.scene();
+    // Set up again only for a new setup or when the session went back; a lane
+    // that fell behind (the session drew frames meanwhile) advances instead,
+    // which is what a fresh setup would do too, without its allocations.
+    const bool same_run = lane_setup_version_ == s.setup_version() && lane_frame_ >= 0 && lane_frame_ <= target - 1;
+    if (same_run) j.catch_up = target - 1 - lane_frame_;
+    else j.scene = s.scene();
     lane_setup_version_ = s.setup_version();
     lane_frame_ = target;  // after the frame, the lane's renderer has advanced `target` steps
     synced_image_version_ = s.image_version();

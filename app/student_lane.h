@@ -103,6 +103,10 @@ public:
     const std::string& log_path() const { return log_path_; }
     /// Frames rendered by this lane since the last load.
     int frames_rendered() const { return frames_rendered_; }
+    /// Of those, the frames for which the student's renderer was set up again
+    /// (a new scene or size, a restart, or the session went back in time); a
+    /// lane that fell behind catches up with advanceAnimation() calls instead.
+    int setups() const { return setups_; }
 
 private:
     /// Work for the lane thread.
@@ -112,6 +116,7 @@ private:
         student::StudentOptions options;          ///< Load
         std::string standin;                      ///< Load
         std::optional<Scene> scene;               ///< Frame: set when the renderer must set up again
+        int catch_up = 0;                         ///< Frame, no scene: steps to advance first (the lane fell behind)
         int width = 0, height = 0, target = 0;    ///< Frame: the session's image shows `target` steps
         Image reference;                          ///< Frame: the reference's image of that frame
         std::string reference_name, scene_label;
@@ -164,6 +169,7 @@ private:
     StageLog log_;
     std::string log_path_;
     int frames_rendered_ = 0;
+    int setups_ = 0;
     int synced_image_version_ = -1;  ///< the session image this lane last followed
     int lane_setup_version_ = -1;    ///< the session setup the lane's renderer is set up for
     int lane_frame_ = -1;            ///< the lane renderer's frame() after its last frame

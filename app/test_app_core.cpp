@@ -1,7 +1,8 @@
 // Unit tests of the GUI's state without a window (cr_app_core): the view
 // geometry (zoom, pan, the pixel under the mouse), the settings file, the
 // source watcher, builds that cannot start, the scene tracker, the pixel
-// inspector, the timing board, the teaching numbers and the frame-gap meter.
+// inspector, the timing board, the teaching numbers, the frame-gap meter and
+// the student lane catching up.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -155,6 +156,43 @@ TEST(AppSceneTracker, FollowsTheFrameAsScenesAtFrameDoes) {
             EXPECT_EQ(got.y[i], want.y[i]);
         }
     }
+}
+
+/// Syncs `lane` until a student frame arrives (at most ~5 s).
+bool await_student_frame(StudentLane& lane, Session& s) {
+    for (int k = 0; k < 5000; ++k) {
+        if (lane.sync(s)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+}
+
+TEST(AppStudentLane, ALaneThatFellBehindAdvancesInsteadOfSettingUpAgain) {
+    Session s;
+    s.set_size(64, 64);
+    s.set_scene(SceneChoice{false, "bouncingballs", "", "", 0});  // animated: a missed step shows in the image
+    s.set_renderer("cpuref");
+    StudentLane lane;
+    lane.load(student::StudentOptions{}, "cpu");  // the multi-core renderer stands in for a student's library
+    ASSERT_TRUE(s.step());
+    lane.sync(s);  // hands the lane frame 0
+    ASSERT_TRUE(await_student_frame(lane, s));
+    EXPECT_EQ(lane.compare().frame, 0);
+    EXPECT_EQ(lane.setups(), 1);
+    for (int k = 0; k < 5; ++k) ASSERT_TRUE(s.step());  // the session runs ahead: frames 1..5
+    lane.sync(s);  // hands the lane frame 5: it advances 4 steps, then draws it
+    ASSERT_TRUE(await_student_frame(lane, s));
+    EXPECT_EQ(lane.compare().frame, 5);
+    EXPECT_EQ(lane.compare().stats.mismatches_strict, 0) << "the caught-up frame is not the session's frame 5";
+    EXPECT_EQ(lane.setups(), 1);
+    s.restart();  // back to frame 0: the lane must set up again
+    ASSERT_TRUE(s.step());
+    lane.sync(s);
+    ASSERT_TRUE(await_student_frame(lane, s));
+    EXPECT_EQ(lane.compare().frame, 0);
+    EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
+    EXPECT_EQ(lane.setups(), 2);
+    EXPECT_EQ(lane.frames_rendered(), 3);
 }
 
 TEST(AppInspector, StoryAndExpectedColorOfAPixel) {

@@ -260,8 +260,11 @@ void Viewer::print_tool_lines() {
     }
     if (!opt_.student.empty()) {
         bench_.print_summary();
-        std::printf("window: longest gap between two drawn frames: %.0f ms (over %d frames, the first 5 not counted)\n",
-                    longest_window_gap_ms_, window_frames_);
+        const auto& p = longest_gap_phases_ms_;
+        std::printf("window: longest gap between two drawn frames: %.0f ms (over %d frames, the first 5 not counted); "
+                    "in it: events %.1f ms, workbench %.1f ms, frame %.1f ms, textures %.1f ms, tools %.1f ms, "
+                    "panel and draw %.1f ms, swap %.1f ms\n",
+                    longest_window_gap_ms_, window_frames_, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
     }
     std::fflush(stdout);
 }
@@ -289,29 +292,44 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
     view_.quit = true;
 }
 
-void Viewer::note_window_frame(Clock::time_point now) {
+void Viewer::note_window_frame(const std::array<Clock::time_point, 7>& marks) {
     constexpr int kStartFrames = 5;  // the first frames upload fonts and textures: not counted
-    if (++window_frames_ > kStartFrames)
-        longest_window_gap_ms_ = std::max(longest_window_gap_ms_, seconds_between(last_window_frame_, now) * 1000);
-    last_window_frame_ = now;
+    const double gap = seconds_between(last_window_frame_, marks.back()) * 1000;
+    if (++window_frames_ > kStartFrames && gap > longest_window_gap_ms_) {
+        longest_window_gap_ms_ = gap;
+        Clock::time_point from = last_window_frame_;
+        for (size_t i = 0; i < marks.size(); ++i) {
+            longest_gap_phases_ms_[i] = seconds_between(from, marks[i]) * 1000;
+            from = marks[i];
+        }
+    }
+    last_window_frame_ = marks.back();
 }
 
 int Viewer::run() {
     while (!glfwWindowShouldClose(window_) && !view_.quit) {
         FrameGeometry g;
+        std::array<Clock::time_point, 7> marks;
         if (!poll(g)) continue;
+        marks[0] = Clock::now();
         bench_.tick();
+        marks[1] = Clock::now();
         step();
+        marks[2] = Clock::now();
         update_textures();
+        marks[3] = Clock::now();
         update_tools();
+        marks[4] = Clock::now();
         draw(g);
         if (opt_.frames > 0 && !session_.renderer()) {
             std::fprintf(stderr, "circle-renderer: no renderer left to run: %s\n", session_.message().c_str());
             return 1;
         }
         if (automated_run_done()) finish_automated_run(g);
+        marks[5] = Clock::now();
         glfwSwapBuffers(window_);
-        note_window_frame(Clock::now());
+        marks[6] = Clock::now();
+        note_window_frame(marks);
     }
     if (bench_.building()) {  // the build thread is joined when the Viewer goes; no window meanwhile
         glfwHideWindow(window_);

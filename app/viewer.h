@@ -4,6 +4,8 @@
 // gone before the context is destroyed.
 #pragma once
 
+#include <array>
+
 #include <optional>
 #include <utility>
 #include <vector>
@@ -111,7 +113,9 @@ private:
     /// Computes (in the background) and uploads the blends-needed map when shown.
     void update_blends_map();
     /// A frame was swapped to the window at `now` (for the longest gap between two).
-    void note_window_frame(Clock::time_point now);
+    /// Counts a drawn frame; `marks` are the times the loop's phases ended
+    /// (poll, tick, step, textures, tools, draw, swap), kept for the longest gap.
+    void note_window_frame(const std::array<Clock::time_point, 7>& marks);
     /// True while an automated run's last frame is still due from the student's lane.
     bool waiting_for_student_frame();
     /// At the end of a --frames run: screenshot, frame dumps, summary.
@@ -146,6 +150,7 @@ private:
     bool sanitize_started_ = false; ///< --sanitize: the run was started
     Clock::time_point last_window_frame_{};
     double longest_window_gap_ms_ = 0;  ///< between two swaps, after the first few
+    std::array<double, 7> longest_gap_phases_ms_{};  ///< that gap's phases (see note_window_frame)
     int window_frames_ = 0;
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply

@@ -142,6 +142,7 @@ fault_without_gpu() {
         fail "no 'cannot run' line"
     want "$out" "workbench: status: built, but it cannot run here: renderer 'student' needs a CUDA GPU"
     want "$out" "frames of rgb at 256x256 with cpu"
+    window_gap_below "$out" 50  # issue 29: the window never stops while the student's renderer crashes
 }
 
 # The compare, inspector and dump paths without a GPU: the project's cpuref
@@ -275,6 +276,7 @@ faults() {
         fail "no crash line naming render() and the frame"
     grep -qE "^workbench: status: crashed in render\(\), frame [0-9]+" "$out" || fail "no crashed status"
     want "$out" "frames of rgb at 256x256 with cpu"
+    window_gap_below "$out" 50  # issue 29: the window never stops while the student's renderer crashes
     if command -v compute-sanitizer > /dev/null || [ -x /usr/local/cuda/bin/compute-sanitizer ]; then
         out=$WORK/sanitize.txt  # the Sanitizer section's run, started by --sanitize once built
         app "$out" --student "$WORK/out_of_bounds" --until-builds 1 --renderer cpu --scene rgb --size 64 --sanitize memcheck
@@ -290,6 +292,7 @@ faults() {
     show "$out"
     want "$out" "did not return within 2 s"
     want "$out" "frames of rgb at 64x64 with cpu"
+    window_gap_below "$out" 50  # ... nor while it hangs and its worker is stopped
 }
 
 if [ "$MODE" = gpu ]; then  # a GPU renderer without a GPU exits 3 before any window
