@@ -117,14 +117,24 @@ void StudentLane::run_frame(Job& job, Result& r) {
         r.fault.call = "a frame";
         return;
     }
+    const auto ms_since = [](Clock::time_point& t) {
+        const Clock::time_point now = Clock::now();
+        const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+        t = now;
+        return ms;
+    };
+    Clock::time_point t = Clock::now();
     try {
         if (job.scene) {
             setup_at_frame(*renderer_, *job.scene, job.width, job.height, job.target);
             timing_label_ = timing_label_of(*renderer_);
         }
         for (int k = 0; k < job.catch_up; ++k) renderer_->advance();  // the frames the session drew meanwhile
+        r.phases_ms[0] = ms_since(t);
         r.times = render_next_frame(*renderer_);
+        r.phases_ms[1] = ms_since(t);
         r.image = renderer_->image();
+        r.phases_ms[2] = ms_since(t);
     } catch (const std::exception& e) {
         r.ok = false;
         r.fault = fault_of(e, "a frame");
@@ -136,6 +146,7 @@ void StudentLane::run_frame(Job& job, Result& r) {
     r.compare.reference = job.reference_name;
     r.compare.stats = compare_images(r.image, job.reference, kStrictTolerance);
     r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
+    r.phases_ms[3] = ms_since(t);
     r.reference = std::move(job.reference);
 }
 
@@ -184,6 +195,7 @@ void StudentLane::unload() {
     log_.reset();
     log_path_.clear();
     frames_rendered_ = setups_ = 0;
+    phase_sums_ms_ = {};
     synced_image_version_ = lane_setup_version_ = lane_frame_ = -1;
 }
 
@@ -206,6 +218,7 @@ void StudentLane::take(Result& r, Session& s) {
         log_.reset();
         ++setups_;
     }
+    for (size_t i = 0; i < phase_sums_ms_.size(); ++i) phase_sums_ms_[i] += r.phases_ms[i];
     log_.add(r.times);
     s.timing_board().add("student", r.timing_label, r.scene_label, r.width, r.height, r.times);
     image_ = std::move(r.image);
@@ -299,6 +312,12 @@ std::string StudentLane::waiting_line(double after_s) const {
                     call == student::Call::AllocOutputImage || call == student::Call::LoadLibrary
                 ? std::string(" (setting up)")
                 : " (frame " + std::to_string(frame) + ")");
+}
+
+std::array<double, 4> StudentLane::mean_phases_ms() const {
+    std::array<double, 4> m{};
+    for (size_t i = 0; i < m.size(); ++i) m[i] = frames_rendered_ ? phase_sums_ms_[i] / frames_rendered_ : 0;
+    return m;
 }
 
 double StudentLane::frames_per_second() const {

@@ -13,6 +13,7 @@
 // is caught there and kept as a fault; the session's renderer never notices.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -107,6 +108,10 @@ public:
     /// (a new scene or size, a restart, or the session went back in time); a
     /// lane that fell behind catches up with advanceAnimation() calls instead.
     int setups() const { return setups_; }
+    /// The lane thread's mean ms per student frame since the last load, in
+    /// the order: set up or catch up, clear + advance + render, reading the
+    /// image back, comparing it with the reference (zeros before a frame).
+    std::array<double, 4> mean_phases_ms() const;
 
 private:
     /// Work for the lane thread.
@@ -133,6 +138,7 @@ private:
         LaneCompare compare;
         int width = 0, height = 0;
         bool set_up = false;  ///< the renderer was set up again for this frame
+        std::array<double, 4> phases_ms{};  ///< set up or catch up, the frame's calls, image, compare
     };
 
     void post(Job job);
@@ -170,6 +176,7 @@ private:
     std::string log_path_;
     int frames_rendered_ = 0;
     int setups_ = 0;
+    std::array<double, 4> phase_sums_ms_{};
     int synced_image_version_ = -1;  ///< the session image this lane last followed
     int lane_setup_version_ = -1;    ///< the session setup the lane's renderer is set up for
     int lane_frame_ = -1;            ///< the lane renderer's frame() after its last frame

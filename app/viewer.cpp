@@ -21,6 +21,7 @@ namespace cr::app {
 namespace {
 
 constexpr float kPanelWidth = 430.f;  ///< panel width in window coordinates
+constexpr int kStartFrames = 5;       ///< the window's first frames upload fonts and textures: not counted in its gaps
 
 WorkbenchOptions workbench_options(const AppOptions& opt) {
     WorkbenchOptions w;
@@ -265,6 +266,10 @@ void Viewer::print_tool_lines() {
                     "in it: events %.1f ms, workbench %.1f ms, frame %.1f ms, textures %.1f ms, tools %.1f ms, "
                     "panel and draw %.1f ms, swap %.1f ms\n",
                     longest_window_gap_ms_, window_frames_, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+        const int n = std::max(window_frames_ - kStartFrames, 1);
+        const auto& m = phase_sums_ms_;
+        std::printf("window: mean ms per frame: events %.2f, workbench %.2f, frame %.2f, textures %.2f, tools %.2f, "
+                    "panel and draw %.2f, swap %.2f\n", m[0] / n, m[1] / n, m[2] / n, m[3] / n, m[4] / n, m[5] / n, m[6] / n);
     }
     std::fflush(stdout);
 }
@@ -293,14 +298,18 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
 }
 
 void Viewer::note_window_frame(const std::array<Clock::time_point, 7>& marks) {
-    constexpr int kStartFrames = 5;  // the first frames upload fonts and textures: not counted
     const double gap = seconds_between(last_window_frame_, marks.back()) * 1000;
-    if (++window_frames_ > kStartFrames && gap > longest_window_gap_ms_) {
-        longest_window_gap_ms_ = gap;
+    if (++window_frames_ > kStartFrames) {
+        std::array<double, 7> phases{};
         Clock::time_point from = last_window_frame_;
         for (size_t i = 0; i < marks.size(); ++i) {
-            longest_gap_phases_ms_[i] = seconds_between(from, marks[i]) * 1000;
+            phases[i] = seconds_between(from, marks[i]) * 1000;
+            phase_sums_ms_[i] += phases[i];
             from = marks[i];
+        }
+        if (gap > longest_window_gap_ms_) {
+            longest_window_gap_ms_ = gap;
+            longest_gap_phases_ms_ = phases;
         }
     }
     last_window_frame_ = marks.back();

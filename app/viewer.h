@@ -151,6 +151,7 @@ private:
     Clock::time_point last_window_frame_{};
     double longest_window_gap_ms_ = 0;  ///< between two swaps, after the first few
     std::array<double, 7> longest_gap_phases_ms_{};  ///< that gap's phases (see note_window_frame)
+    std::array<double, 7> phase_sums_ms_{};          ///< every counted frame's phases, summed
     int window_frames_ = 0;
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply

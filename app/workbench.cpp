@@ -280,6 +280,11 @@ void Workbench::print_summary() const {
         std::snprintf(rate, sizeof rate, "student: %.1f frames/s (at its own pace, %d frames)", lane_.frames_per_second(),
                       lane_.frames_rendered());
         say(rate);
+        const std::array<double, 4> p = lane_.mean_phases_ms();
+        char phases[200];
+        std::snprintf(phases, sizeof phases, "student lane: mean ms per frame: set up or catch up %.2f (%d set-ups), "
+                      "clear + advance + render %.2f, image %.2f, compare %.2f", p[0], lane_.setups(), p[1], p[2], p[3]);
+        say(phases);
     }
     const LaneCompare& c = lane_.compare();
     if (c.valid)
