@@ -282,7 +282,7 @@ void Workbench::print_summary() const {
         say(rate);
         const std::array<double, 4> p = lane_.mean_phases_ms();
         char phases[200];
-        std::snprintf(phases, sizeof phases, "student lane: mean ms per frame: set up or catch up %.2f (%d set-ups), "
+        std::snprintf(phases, sizeof phases, "student lane: mean ms per frame: set up or catch up %.2f (set up %d times), "
                       "clear + advance + render %.2f, image %.2f, compare %.2f", p[0], lane_.setups(), p[1], p[2], p[3]);
         say(phases);
     }
