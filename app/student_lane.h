@@ -105,8 +105,9 @@ public:
     /// Frames rendered by this lane since the last load.
     int frames_rendered() const { return frames_rendered_; }
     /// Of those, the frames for which the student's renderer was set up again
-    /// (a new scene or size, a restart, or the session went back in time); a
-    /// lane that fell behind catches up with advanceAnimation() calls instead.
+    /// (any new setup of the session: scene, size, renderer, restart; a
+    /// restarted worker; or the session went back in time); a lane that fell
+    /// behind catches up with advanceAnimation() calls instead.
     int setups() const { return setups_; }
     /// The lane thread's mean ms per student frame since the last load, in
     /// the order: set up or catch up, clear + advance + render, reading the

@@ -112,9 +112,9 @@ private:
     bool automated_run_done();
     /// Computes (in the background) and uploads the blends-needed map when shown.
     void update_blends_map();
-    /// A frame was swapped to the window at `now` (for the longest gap between two).
     /// Counts a drawn frame; `marks` are the times the loop's phases ended
-    /// (poll, tick, step, textures, tools, draw, swap), kept for the longest gap.
+    /// (poll, tick, step, textures, tools, draw with the automated run's end
+    /// check, swap), summed for the means and kept for the longest gap.
     void note_window_frame(const std::array<Clock::time_point, 7>& marks);
     /// True while an automated run's last frame is still due from the student's lane.
     bool waiting_for_student_frame();

@@ -25,10 +25,11 @@ int course_scene_score(bool correct, double t_ms, double t_ref_ms);
 /// this one to bring the minimum under the floor.
 constexpr double kSettledFloorFactor = 12.5;
 
-/// True when more timing runs cannot change the scene's score, so `render
-/// grade` stops after this one: an incorrect scene (0 whatever the time),
-/// or the best T so far above kSettledFloorFactor x T_ref (2 points; the
-/// course's floor is 10 x T_ref). False while T_ref is unknown. Times in ms.
+/// True when `render grade` stops timing a scene after this run: an
+/// incorrect scene (0 points whatever the time), or the best T so far above
+/// kSettledFloorFactor x T_ref (2 points, the course's floor being 10 x
+/// T_ref, unless a later run were over 20% faster than the best so far).
+/// False while T_ref is unknown. Times in ms.
 bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_ms);
 
 /// The last "Total:" time of the course program's benchmark output

@@ -505,6 +505,9 @@ TEST(Sanitizer, AFileNamedWithoutItsFolderIsTheStudentsOwnToo) {
     EXPECT_EQ(map_build_paths("at renderOutOfBounds()+0x90 in fixture_kernels.cu_inl:13\n", b),
               "at renderOutOfBounds()+0x90 in /home/you/render/fixture_kernels.cu_inl:13\n");
     EXPECT_EQ(map_build_paths("at k()+0x10 in other.cu:4\n", b), "at k()+0x10 in other.cu:4\n");  // not a file of theirs
+    b.folder.include_aliases = {{"Fixture_Kernels.cu_inl", "fixture_kernels.cu_inl"}};  // included in another case
+    EXPECT_EQ(map_build_paths("at k()+0x30 in Fixture_Kernels.cu_inl:2\n", b),
+              "at k()+0x30 in /home/you/render/fixture_kernels.cu_inl:2\n");
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ std::optional<double> reference_time(const std::string& exe, const std::string& 
 }
 
 /// The minimum Total of up to 3 course-process runs of `r` (frame_loop.h),
-/// fewer once `settled(best)` says more runs cannot change the score; `runs`
+/// fewer once `settled(best)` says more runs would not change the score; `runs`
 /// gets how many ran. nullopt with `error` when the renderer faulted.
 std::optional<double> course_process_time(Renderer& r, const Scene& s, const fs::path& logs, std::string& error,
                                           const std::function<bool(double)>& settled, int& runs) {
@@ -221,9 +221,9 @@ std::optional<double> time_reference(const std::string& scene, const Scene& time
 }
 
 /// T and T_ref of one scene, each timed alone on the GPU.
-/// T_ref comes first, so that T stops after one run when more runs cannot
-/// change the score (timing_settled: an incorrect scene, or T far above the
-/// course's 10 x T_ref floor).
+/// T_ref comes first, so that T stops after one run when more runs would
+/// not change the score (timing_settled: an incorrect scene, or T far above
+/// the course's 10 x T_ref floor).
 void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
     g.t_ref_ms = time_reference(g.scene, timed, ref, scratch, g.ref_note);
@@ -275,8 +275,9 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
         if (g.t_ms && g.t_runs < kTimingRuns && !g.check.pass)
             std::printf("%s: T from %d run: incorrect, so 0 points whatever the time\n", g.scene.c_str(), g.t_runs);
         else if (g.t_ms && g.t_runs < kTimingRuns)
-            std::printf("%s: T from %d run%s: above %.1f x T_ref, so 2 points whatever the other runs give (the course's "
-                        "floor is 10 x T_ref)\n", g.scene.c_str(), g.t_runs, g.t_runs == 1 ? "" : "s", kSettledFloorFactor);
+            std::printf("%s: T from %d run%s: above %.1f x T_ref, so 2 points (the course's floor is 10 x T_ref) unless "
+                        "another run were over 20%% faster\n", g.scene.c_str(), g.t_runs, g.t_runs == 1 ? "" : "s",
+                        kSettledFloorFactor);
     }
     bool beyond = false;
     for (const auto& g : grades) beyond = beyond || g.beyond_year;

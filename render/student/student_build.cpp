@@ -270,7 +270,8 @@ std::string map_build_paths(const std::string& text, const BuildResult& b) {
     // (a header or .cu_inl included by a relative name) by the bare name: the
     // staged file of that name
     const std::regex bare(R"(( in )([^/\s:]+)(:\d+))");
-    const std::vector<std::string> theirs = b.folder.used();
+    std::vector<std::string> theirs = b.folder.used();
+    for (const auto& alias : b.folder.include_aliases) theirs.push_back(alias.first);  // mapped to the file on disk below
     std::string sited;
     auto from = canonical.cbegin();
     for (std::sregex_iterator it(canonical.begin(), canonical.end(), bare), e; it != e; ++it) {
