@@ -7,19 +7,23 @@
 # has none of them); and the assembled student fixtures. On the GPU machine
 # scripts/gpu_validate.sh unpacks it into .dev/ when .dev/ is missing.
 #   CR_BUILD_DIR  the build folder (default: build; configure it with CR_CUDA_ARCH=90 for the H200)
+#   SLIM=1        leave out gpu_tests and course_like_main (12 MB less: with the GUI's .gl/ beside it,
+#                 the full bundle passes the device tool's 64 MiB carry limit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${CR_BUILD_DIR:-build}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/.dev"
-for b in render render-student-worker tests/gpu_tests tests/course_like_main; do
+binaries="render render-student-worker tests/gpu_tests tests/course_like_main"
+[ "${SLIM:-0}" = 1 ] && binaries="render render-student-worker"
+for b in $binaries; do
   [ -x "$build/$b" ] || { echo "make_dev_bundle: $build/$b is missing (build first: cmake --build $build)" >&2; exit 2; }
   cp "$build/$b" "$stage/.dev/"
   strip "$stage/.dev/$(basename "$b")"
 done
 # the libraries outside glibc and the C++ runtime that the binaries load
-for lib in $(ldd "$build/render" "$build/tests/gpu_tests" | awk '$3 ~ /^\// {print $3}' | sort -u); do
+for lib in $(ldd "$build/render" "$build/render-student-worker" | awk '$3 ~ /^\// {print $3}' | sort -u); do
   case $(basename "$lib") in
     libc.so.*|libm.so.*|libstdc++.so.*|libgcc_s.so.*|libpthread.so.*|libdl.so.*|librt.so.*) ;;
     *) cp -L "$lib" "$stage/.dev/" ;;
