@@ -447,7 +447,7 @@ TEST(Sanitizer, EachDistinctErrorOnceWithItsKernelLineAndFirstThread) {
               "  1. Invalid __global__ write of size 4 bytes in kernel renderPerPixel at /s/render/kernels.cu_inl:9\n"
               "     first by thread (16,0,0) in block (15,0,0); Address 0x7f3a2c040000 is out of bounds; 2 times\n"
               "  2. Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API "
-              "call to cudaDeviceSynchronize.\n     1 time\n"
+              "call to cudaDeviceSynchronize. (left by the kernel's fault in 1.: fix that one)\n     1 time\n"
               "compute-sanitizer memcheck: 2 distinct errors, 3 in all (the tool's ERROR SUMMARY: 3 errors)\n");
 }
 

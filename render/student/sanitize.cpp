@@ -165,12 +165,15 @@ SanitizerReport parse_sanitizer_log(const std::string& log) {
 
 std::string describe_sanitizer_report(const SanitizerReport& r, const std::string& tool) {
     std::string out;
-    int n = 0;
+    int n = 0, first_in_kernel = 0;  // the first error inside a kernel; CUDA calls after it only report its fault
     for (const auto& f : r.findings) {
         out += "  " + std::to_string(++n) + ". " + f.what;
         if (!f.kernel.empty()) out += " in kernel " + f.kernel;
         if (!f.where.empty()) out += " at " + f.where;
         if (!f.other.empty()) out += " (the other access at " + f.other + ")";
+        if (!f.kernel.empty() && first_in_kernel == 0) first_in_kernel = n;
+        else if (f.kernel.empty() && first_in_kernel > 0)
+            out += " (left by the kernel's fault in " + std::to_string(first_in_kernel) + ".: fix that one)";
         out += "\n     ";
         if (!f.thread.empty()) out += "first by thread " + f.thread + " in block " + f.block + "; ";
         if (!f.detail.empty()) out += f.detail + "; ";
