@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
+#include <string>
 #include <thread>
 
 #include "render/image_io.h"
@@ -22,6 +24,20 @@ namespace {
 
 constexpr float kPanelWidth = 430.f;  ///< panel width in window coordinates
 constexpr int kStartFrames = 5;       ///< the window's first frames upload fonts and textures: not counted in its gaps
+/// The main loop's phases, as Viewer::run() marks their ends.
+constexpr const char* kPhaseNames[] = {"events", "workbench", "frame", "textures", "tools", "panel and draw", "swap"};
+
+/// "events 1.2 ms, workbench 0.0 ms, ..." of `ms` (one value a phase), each
+/// divided by `over`, with `digits` decimals and `unit` after each.
+std::string phase_list(const double* ms, int phases, double over, int digits, const char* unit) {
+    std::string out;
+    char buf[64];
+    for (int i = 0; i < phases; ++i) {
+        std::snprintf(buf, sizeof buf, "%s%s %.*f%s", i ? ", " : "", kPhaseNames[i], digits, ms[i] / over, unit);
+        out += buf;
+    }
+    return out;
+}
 
 WorkbenchOptions workbench_options(const AppOptions& opt) {
     WorkbenchOptions w;
@@ -261,15 +277,11 @@ void Viewer::print_tool_lines() {
     }
     if (!opt_.student.empty()) {
         bench_.print_summary();
-        const auto& p = longest_gap_phases_ms_;
-        std::printf("window: longest gap between two drawn frames: %.0f ms (over %d frames, the first 5 not counted); "
-                    "in it: events %.1f ms, workbench %.1f ms, frame %.1f ms, textures %.1f ms, tools %.1f ms, "
-                    "panel and draw %.1f ms, swap %.1f ms\n",
-                    longest_window_gap_ms_, window_frames_, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+        std::printf("window: longest gap between two drawn frames: %.0f ms (over %d frames, the first %d not counted); "
+                    "in it: %s\n", longest_window_gap_ms_, window_frames_, kStartFrames,
+                    phase_list(longest_gap_phases_ms_.data(), kLoopPhases, 1, 1, " ms").c_str());
         const int n = std::max(window_frames_ - kStartFrames, 1);
-        const auto& m = phase_sums_ms_;
-        std::printf("window: mean ms per frame: events %.2f, workbench %.2f, frame %.2f, textures %.2f, tools %.2f, "
-                    "panel and draw %.2f, swap %.2f\n", m[0] / n, m[1] / n, m[2] / n, m[3] / n, m[4] / n, m[5] / n, m[6] / n);
+        std::printf("window: mean ms per frame: %s\n", phase_list(phase_sums_ms_.data(), kLoopPhases, n, 2, "").c_str());
     }
     std::fflush(stdout);
 }
@@ -297,10 +309,11 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
     view_.quit = true;
 }
 
-void Viewer::note_window_frame(const std::array<Clock::time_point, 7>& marks) {
+void Viewer::note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks) {
+    static_assert(std::size(kPhaseNames) == kLoopPhases, "a name for every phase run() marks");
     const double gap = seconds_between(last_window_frame_, marks.back()) * 1000;
     if (++window_frames_ > kStartFrames) {
-        std::array<double, 7> phases{};
+        std::array<double, kLoopPhases> phases{};
         Clock::time_point from = last_window_frame_;
         for (size_t i = 0; i < marks.size(); ++i) {
             phases[i] = seconds_between(from, marks[i]) * 1000;
@@ -318,7 +331,7 @@ void Viewer::note_window_frame(const std::array<Clock::time_point, 7>& marks) {
 int Viewer::run() {
     while (!glfwWindowShouldClose(window_) && !view_.quit) {
         FrameGeometry g;
-        std::array<Clock::time_point, 7> marks;
+        std::array<Clock::time_point, kLoopPhases> marks;
         if (!poll(g)) continue;
         marks[0] = Clock::now();
         bench_.tick();

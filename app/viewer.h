@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-
 #include <optional>
 #include <utility>
 #include <vector>
@@ -115,7 +114,8 @@ private:
     /// Counts a drawn frame; `marks` are the times the loop's phases ended
     /// (poll, tick, step, textures, tools, draw with the automated run's end
     /// check, swap), summed for the means and kept for the longest gap.
-    void note_window_frame(const std::array<Clock::time_point, 7>& marks);
+    static constexpr int kLoopPhases = 7;
+    void note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks);
     /// True while an automated run's last frame is still due from the student's lane.
     bool waiting_for_student_frame();
     /// At the end of a --frames run: screenshot, frame dumps, summary.
@@ -150,8 +150,8 @@ private:
     bool sanitize_started_ = false; ///< --sanitize: the run was started
     Clock::time_point last_window_frame_{};
     double longest_window_gap_ms_ = 0;  ///< between two swaps, after the first few
-    std::array<double, 7> longest_gap_phases_ms_{};  ///< that gap's phases (see note_window_frame)
-    std::array<double, 7> phase_sums_ms_{};          ///< every counted frame's phases, summed
+    std::array<double, kLoopPhases> longest_gap_phases_ms_{};  ///< that gap's phases (see note_window_frame)
+    std::array<double, kLoopPhases> phase_sums_ms_{};          ///< every counted frame's phases, summed
     int window_frames_ = 0;
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply

@@ -30,6 +30,8 @@ OUT=${OUT:-/tmp/out}; L=$OUT/logs; mkdir -p "$L"
 R=$PWD/.dev/render F=$PWD/.dev/students
 SCENES="rgb rgby rand10k rand100k rand1M biglittle littlebig pattern micro2M bouncingballs fireworks hypnosis snow snowsingle"
 say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+# since T0 [DIGITS]: seconds of wall time since T0 (a `date +%s.%N`), e.g. "12.3 s"
+since() { python3 -c "print('%.${2:-1}f s' % ($(date +%s.%N) - $1))"; }
 
 # The GPU tests (kernels, stages, snow, student fixtures, teaching variants).
 run_gpu_tests() {
@@ -135,7 +137,7 @@ part_students() {
   [ -z "${COURSE:-}" ] || cp "$COURSE/snow.par" "$COURSE/render_ref_x86" $g/
   $R --student $g --build-only > "$L/build_grade_fast.txt" 2>&1
   s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --json "$L/grade_fast.json" > "$L/grade_fast.txt" 2>&1
-  say "grade fast rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") (built before)"; grep -E '^\|' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
+  say "grade fast rc=$? wall $(since $s0) (built before)"; grep -E '^\|' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
   if [ -n "${COURSE:-}" ]; then
     mkdir -p /tmp/course-procedure && cp "$COURSE/snow.par" /tmp/course-procedure/
     timeout 300 python3 scripts/course_procedure.py "$COURSE/course_fast" "$COURSE/render_ref_x86" /tmp/course-procedure \
@@ -145,11 +147,11 @@ part_students() {
   fi
   for s in biglittle rand1M; do
     s0=$(date +%s.%N); $R -r tiled --scene $s --check > "$L/tiled_check_$s.txt" 2>&1
-    say "tiled --check $s rc=$? wall $(python3 -c "print('%.2f s' % ($(date +%s.%N) - $s0))") $(tail -n 1 "$L/tiled_check_$s.txt")"
+    say "tiled --check $s rc=$? wall $(since $s0 2) $(tail -n 1 "$L/tiled_check_$s.txt")"
   done
   for f in layout_a layout_b layout_c fast correct host_a compile_error; do
     s0=$(date +%s.%N); $R --student $F/$f --build-only > "$L/build_$f.txt" 2>&1
-    say "build $f rc=$? $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'layout:' "$L/build_$f.txt")"
+    say "build $f rc=$? $(since $s0) $(grep -m1 'layout:' "$L/build_$f.txt")"
   done
   for f in layout_a layout_b layout_c fast correct; do for s in $scored; do
     timeout 120 $R --student $F/$f --scene $s --check > "$L/check_${f}_$s.txt" 2>&1; echo "$f $s rc=$? $(tail -n 1 "$L/check_${f}_$s.txt")"
@@ -192,13 +194,13 @@ part_class() {
   local c=/tmp/class14 r=$OUT/class_results s0 id
   make_class $c
   s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_first.txt" 2>&1
-  say "class first rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") gpus $(nvidia-smi -L | wc -l)"
+  say "class first rc=$? wall $(since $s0) gpus $(nvidia-smi -L | wc -l)"
   tail -n 3 "$L/class_first.txt" | tee -a "$OUT/summary.txt"
   s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_rerun.txt" 2>&1
-  say "class rerun rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'unchanged' "$L/class_rerun.txt")"
+  say "class rerun rc=$? wall $(since $s0) $(grep -m1 'unchanged' "$L/class_rerun.txt")"
   echo "// changed" >> $c/ben/cudaRenderer.h
   s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_changed.txt" 2>&1
-  say "class one changed rc=$? wall $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $s0))") $(grep -m1 'unchanged' "$L/class_changed.txt")"
+  say "class one changed rc=$? wall $(since $s0) $(grep -m1 'unchanged' "$L/class_changed.txt")"
   cat $r/grades.csv >> "$OUT/summary.txt"
   for id in ana dev eli; do
     $R grade --student $c/$id --json "$L/alone_$id.json" > "$L/alone_$id.txt" 2>&1

@@ -482,12 +482,18 @@ TEST(Sanitizer, ToolNames) {
     EXPECT_THROW(sanitizer_tool("leakcheck"), std::invalid_argument);
 }
 
-TEST(Sanitizer, StagedPathsBecomeTheStudentsOwn) {
+/// A build of /home/you/render (cudaRenderer.cu and `header`) cached in /c/student/0123abcd.
+BuildResult build_with_header(const std::string& header) {
     BuildResult b;
     b.build_dir = "/c/student/0123abcd";
     b.folder.dir = "/home/you/render";
     b.folder.compiled = {"cudaRenderer.cu"};
-    b.folder.headers = {"exclusiveScan.cu_inl"};
+    b.folder.headers = {header};
+    return b;
+}
+
+TEST(Sanitizer, StagedPathsBecomeTheStudentsOwn) {
+    const BuildResult b = build_with_header("exclusiveScan.cu_inl");
     EXPECT_EQ(map_build_paths("at k()+0x10 in /c/student/tmp-4242-0123abcd/src/cudaRenderer.cu:7\n"
                               "at k()+0x20 in /c/student/0123abcd/src/cr_orig/exclusiveScan.cu_inl:30\n",
                               b),
@@ -497,11 +503,7 @@ TEST(Sanitizer, StagedPathsBecomeTheStudentsOwn) {
 
 TEST(Sanitizer, AFileNamedWithoutItsFolderIsTheStudentsOwnToo) {
     // compute-sanitizer prints an included .cu_inl by its bare name
-    BuildResult b;
-    b.build_dir = "/c/student/0123abcd";
-    b.folder.dir = "/home/you/render";
-    b.folder.compiled = {"cudaRenderer.cu"};
-    b.folder.headers = {"fixture_kernels.cu_inl"};
+    BuildResult b = build_with_header("fixture_kernels.cu_inl");
     EXPECT_EQ(map_build_paths("at renderOutOfBounds()+0x90 in fixture_kernels.cu_inl:13\n", b),
               "at renderOutOfBounds()+0x90 in /home/you/render/fixture_kernels.cu_inl:13\n");
     EXPECT_EQ(map_build_paths("at k()+0x10 in other.cu:4\n", b), "at k()+0x10 in other.cu:4\n");  // not a file of theirs

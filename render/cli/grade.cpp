@@ -134,17 +134,18 @@ std::optional<double> reference_time(const std::string& exe, const std::string& 
 }
 
 /// The minimum Total of up to 3 course-process runs of `r` (frame_loop.h),
-/// fewer once `settled(best)` says more runs would not change the score; `runs`
-/// gets how many ran. nullopt with `error` when the renderer faulted.
+/// fewer once `settled(best)` says more runs would not change the score;
+/// `runs`, when given, gets how many ran. nullopt with `error` when the
+/// renderer faulted.
 std::optional<double> course_process_time(Renderer& r, const Scene& s, const fs::path& logs, std::string& error,
-                                          const std::function<bool(double)>& settled, int& runs) {
+                                          const std::function<bool(double)>& settled = nullptr, int* runs = nullptr) {
     std::optional<double> best;
-    runs = 0;
+    int done = 0;
     try {
-        while (runs < kTimingRuns && !(best && settled && settled(*best))) {
+        for (; done < kTimingRuns && !(best && settled && settled(*best)); ++done) {
             const double t = run_course_process(r, s, 1024, 1024, kCourseFrames, (logs / (r.name() + "_output")).string()).total_ms;
             best = best ? std::min(*best, t) : t;
-            ++runs;
+            if (runs) *runs = done + 1;
         }
     } catch (const student::StudentFault& e) {
         error = e.what();
@@ -214,8 +215,7 @@ std::optional<double> time_reference(const std::string& scene, const Scene& time
     if (t) return t;
     const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
     std::string tiled_error;
-    int runs = 0;
-    t = course_process_time(*tiled, timed, scratch / "logs", tiled_error, nullptr, runs);
+    t = course_process_time(*tiled, timed, scratch / "logs", tiled_error);
     if (!ref.exe.empty()) note = ref_error + "; T_ref is this project's tiled kernel timed the course's way (stricter)";
     return t;
 }
@@ -228,7 +228,7 @@ void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const Gr
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
     g.t_ref_ms = time_reference(g.scene, timed, ref, scratch, g.ref_note);
     const auto settled = [&](double best) { return timing_settled(g.check.pass, best, g.t_ref_ms); };
-    g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error, settled, g.t_runs);
+    g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error, settled, &g.t_runs);
     if (!g.ref_note.empty() && g.beyond_year) g.ref_note += ": " + g.scene + " is beyond your folder's course year";
     if (g.t_ms && g.t_ref_ms) g.score = course_scene_score(g.check.pass, *g.t_ms, *g.t_ref_ms);
     else if (!g.check.pass) g.score = 0;

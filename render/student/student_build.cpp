@@ -270,7 +270,8 @@ std::string map_build_paths(const std::string& text, const BuildResult& b) {
     // (a header or .cu_inl included by a relative name) by the bare name: the
     // staged file of that name
     const std::regex bare(R"(( in )([^/\s:]+)(:\d+))");
-    std::vector<std::string> theirs = b.folder.used();
+    const std::vector<std::string> used = b.folder.used();
+    std::vector<std::string> theirs = used;
     for (const auto& alias : b.folder.include_aliases) theirs.push_back(alias.first);  // mapped to the file on disk below
     std::string sited;
     auto from = canonical.cbegin();
@@ -282,7 +283,7 @@ std::string map_build_paths(const std::string& text, const BuildResult& b) {
         from = m[0].second;
     }
     sited.append(from, canonical.cend());
-    return map_compiler_paths(sited, stage, b.folder.dir, b.folder.used(), b.folder.include_aliases);
+    return map_compiler_paths(sited, stage, b.folder.dir, used, b.folder.include_aliases);
 }
 
 BuildResult build_student(const BuildOptions& o) {
