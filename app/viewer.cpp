@@ -309,6 +309,24 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
     view_.quit = true;
 }
 
+void Viewer::print_progress(const std::array<double, kLoopPhases>& phases, Clock::time_point now) {
+    if (opt_.student.empty() || opt_.frames <= 0) return;
+    if (progress_from_ == Clock::time_point{}) progress_from_ = now;
+    ++progress_frames_;
+    for (size_t i = 0; i < phases.size(); ++i) progress_phase_ms_[i] += phases[i];
+    const double s = seconds_between(progress_from_, now);
+    if (s < kProgressSeconds) return;
+    const int student = bench_.lane().frames_rendered();
+    std::printf("window: progress: %.1f frames/s, student %.1f frames/s over the last %.1f s; mean ms per frame: %s\n",
+                progress_frames_ / s, (student - progress_student_frames_) / s, s,
+                phase_list(progress_phase_ms_.data(), kLoopPhases, progress_frames_, 2, "").c_str());
+    std::fflush(stdout);
+    progress_from_ = now;
+    progress_frames_ = 0;
+    progress_student_frames_ = student;
+    progress_phase_ms_ = {};
+}
+
 void Viewer::note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks) {
     static_assert(std::size(kPhaseNames) == kLoopPhases, "a name for every phase run() marks");
     const double gap = seconds_between(last_window_frame_, marks.back()) * 1000;
@@ -324,6 +342,7 @@ void Viewer::note_window_frame(const std::array<Clock::time_point, kLoopPhases>&
             longest_window_gap_ms_ = gap;
             longest_gap_phases_ms_ = phases;
         }
+        print_progress(phases, marks.back());
     }
     last_window_frame_ = marks.back();
 }

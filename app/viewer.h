@@ -61,6 +61,9 @@ struct Overlays {
     TileSource tile_source = TileSource::Renderer;  ///< what tile_tex counts
 };
 
+/// Seconds between two "window: progress:" lines of an automated workbench run.
+constexpr double kProgressSeconds = 5.0;
+
 /// See the file comment.
 class Viewer {
 public:
@@ -116,6 +119,8 @@ private:
     /// check, swap), summed for the means and kept for the longest gap.
     static constexpr int kLoopPhases = 7;
     void note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks);
+    /// Adds a frame's phases (ms) to the progress line's sums and prints it once kProgressSeconds have passed.
+    void print_progress(const std::array<double, kLoopPhases>& phases, Clock::time_point now);
     /// True while an automated run's last frame is still due from the student's lane.
     bool waiting_for_student_frame();
     /// At the end of a --frames run: screenshot, frame dumps, summary.
@@ -153,6 +158,11 @@ private:
     std::array<double, kLoopPhases> longest_gap_phases_ms_{};  ///< that gap's phases (see note_window_frame)
     std::array<double, kLoopPhases> phase_sums_ms_{};          ///< every counted frame's phases, summed
     int window_frames_ = 0;
+    /// --student with --frames: a progress line every kProgressSeconds (window and student frame rates, the
+    /// window's mean phases since the last line), so a run stopped from outside still says where time went.
+    Clock::time_point progress_from_{};
+    int progress_frames_ = 0, progress_student_frames_ = 0;
+    std::array<double, kLoopPhases> progress_phase_ms_{};
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply
 };

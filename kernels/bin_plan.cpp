@@ -48,6 +48,16 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
     return tiles / static_cast<double>(sampled);
 }
 
+double mean_coverage(const Scene& s) {
+    const size_t n = s.count();
+    if (n == 0) return 0;
+    const size_t step = std::max<size_t>(1, n / 4096);
+    double area = 0;
+    size_t sampled = 0;
+    for (size_t i = 0; i < n; i += step, ++sampled) area += 3.14159265358979 * s.radius[i] * s.radius[i];
+    return area * static_cast<double>(n) / static_cast<double>(sampled);
+}
+
 // plan_bins, plus: no binning for scenes of few circle x tile tests; the
 // counting sort instead of the sorting stages (counting_pays); the
 // shading's culling for small circles (mean below kRowCullTiles; 16x16
@@ -57,8 +67,12 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
 // exact kernels (each tile then tests only its own circles) and for ftb on
 // snow scenes (faint flakes rarely stop a pixel early, so ftb walks its
 // whole lists there, as the exact kernels do; on flat scenes it reads only
-// their ends and the split would cost more than it saves).
-BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit) {
+// their ends and the split would cost more than it saves); exact early
+// stopping (coalesce) for tiled and persistent on flat scenes at least
+// kCoalesceDepth circles deep, which then reads only its lists' ends too
+// (no bin.split where circles span kStopSplitTiles tiles or more).
+BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
+                     bool bounded) {
     const double mean = mean_tiles_per_circle(s, g);
     BinPlan plan = plan_bins(s, g, o, mean);
     plan.direct = static_cast<long long>(s.count()) * g.tile_count() <= o.direct_limit;
@@ -69,7 +83,13 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     plan.row_cull = shape && !plan.strips && chosen(o.row_cull, exact && small);
     const int bins = coarse_grid(g, plan.coarse).tile_count();
     const bool masks_fit = bins <= static_cast<int>(kSplitBinIds);
-    plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, exact || s.shade == ShadeMode::Snow);
+    const bool stoppable = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && bounded;
+    plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && mean_coverage(s) >= kCoalesceDepth);
+    // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
+    // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
+    // make every kernel walk its whole lists
+    const bool reads_ends = !exact || (plan.coalesce && mean >= kStopSplitTiles);
+    plan.split = plan.coarse > 1 && !plan.compact && masks_fit && chosen(o.split, !reads_ends || s.shade == ShadeMode::Snow);
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
     const bool countable = !plan.compact && bins <= count_tile_limit;
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
@@ -83,6 +103,7 @@ std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
                                  : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
     if (plan.strips) p += "; strip masks";
     if (plan.row_cull) p += "; row culling";
+    if (plan.coalesce) p += "; early stop";
     return p;
 }
 

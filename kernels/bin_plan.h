@@ -32,6 +32,7 @@ struct BinPlan {
     bool row_cull = false;  ///< shading culls rows (16x16 tiles, 4 rows a thread)
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
     bool count = false;     ///< lists by the counting sort (bin.count/scan/place; then bin.split if `split`)
+    bool coalesce = false;  ///< exact early stopping in the shading (tiled, persistent; 16x16 tiles, 4 rows)
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.
@@ -41,6 +42,10 @@ TileGrid coarse_grid(const TileGrid& g, int coarse);
 /// spaced circles of `s` overlap (0 for an empty scene).
 double mean_tiles_per_circle(const Scene& s, const TileGrid& g);
 
+/// The mean number of circles covering a pixel of `s`: the summed areas of
+/// up to 4096 evenly spaced circles (pi r^2 in normalized units, the image
+/// being 1 x 1; circles partly outside count whole), scaled to all of them.
+double mean_coverage(const Scene& s);
 /// The plan of scene `s` on the tile grid `g` for kernel `kind` under
 /// options `o`; `count_tile_limit` is the most bins the counting sort takes
 /// on the GPU (count_tile_limit() in kernels/stages.h: 8192 on the H200).
@@ -48,7 +53,13 @@ double mean_tiles_per_circle(const Scene& s, const TileGrid& g);
 /// cuda_renderer.h) come from `render bench` on the H200
 /// (docs/PERFORMANCE.md). Naive and unordered do not bin: their plan is
 /// unused.
-BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit);
+/// `bounded`: the scene's colors bound every pixel value (value_bounds'
+/// `valid`), which exact early stopping needs; it is planned (Choice::Auto)
+/// for tiled and persistent on flat scenes whose pixels are covered by at
+/// least kCoalesceDepth circles on average (mean_coverage), and never for a
+/// teaching variant or another shape.
+BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
+                     bool bounded = true);
 
 /// The path a frame took, as WorkCounts::path says it ("no binning",
 /// "bin.compact, 4x4-tile bins", "counting sort, 4x4-tile bins, split",

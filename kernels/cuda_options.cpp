@@ -110,6 +110,9 @@ const std::vector<CudaOptionKey> kKeys = {
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.counting); }},
     {"order", "auto|on|off", "persistent", "tiles handed out heaviest first (bin.order), or off: row-major",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.order); }},
+    {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
+     "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",
+     [](const std::string& v, CudaOptions& o) { return set_choice(v, o.coalesce); }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;
@@ -170,6 +173,10 @@ void validate_cuda_options(KernelKind kind, const CudaOptions& o) {
         throw std::invalid_argument("CR_CUDA_OPTIONS tile=8: the ftb kernel works on 16x16 tiles only");
     if (o.tile_size == 8 && o.rows_per_thread != 4)
         throw std::invalid_argument("CR_CUDA_OPTIONS rows=8 needs tile=16 (an 8x8 tile is one warp of 2 rows a thread)");
+    if (o.coalesce == Choice::On && kind != KernelKind::FrontToBack &&
+        (o.tile_size != 16 || o.rows_per_thread != 4 || o.shade_variant != 0))
+        throw std::invalid_argument("CR_CUDA_OPTIONS stop=on: exact early stopping needs 16x16 tiles, rows=4 and no "
+                                    "teaching variant");
     if (o.shade_variant != 0 && kind != KernelKind::FrontToBack) {
         if (kind == KernelKind::Persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS " + variant_item(o.shade_variant) +

@@ -57,7 +57,8 @@ public:
         height_ = h;
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
-        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit());
+        bounds_ = value_bounds(s);
+        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid);
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st);
         image_.reserve("image", size_t(w) * h, &tally_);
@@ -67,8 +68,9 @@ public:
                                    plan_.split ? plan_.coarse : 1, &tally_, st);
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
-            persistent_blocks_[0] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, 0);
-            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, plan_cull());
+            persistent_blocks_[0] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, stop_bit());
+            persistent_blocks_[1] =
+                persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, plan_cull() | stop_bit());
         }
         host_image_ = Image();
         timeline_.reset();
@@ -204,6 +206,9 @@ private:
     /// The plan's culling for small circles (kShadeRowCull or kShadeStripMask).
     int plan_cull() const { return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0); }
 
+    /// kShadeCoalesce when the plan stops early (exact kernels), else 0.
+    int stop_bit() const { return plan_.coalesce ? kShadeCoalesce : 0; }
+
     /// The shading's culling: the plan's, only with binned lists.
     int cull_bits(const TileLists& lists) const { return lists.list ? plan_cull() : 0; }
 
@@ -222,9 +227,9 @@ private:
         } else {
             const bool persistent = kind_ == KernelKind::Persistent;
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
-            launch_shade_tiled(c, lists, grid_, opt_.rows_per_thread, image_.get(), clear_pending_, persistent,
-                               order_.counter.get(), order, persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0],
-                               opt_.shade_variant | cull_bits(lists), s);
+            ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
+                          persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0], bounds_};
+            launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | cull_bits(lists) | stop_bit(), s);
         }
         if (!lists.total) clear_pending_ = false;  // else render_binned decides, once it knows the frame fit
     }
@@ -445,6 +450,7 @@ private:
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;
     int width_ = 0, height_ = 0, frame_ = 0;
+    ValueBounds bounds_{};  ///< every value a pixel of the scene can hold (the early stop's trajectories)
     int persistent_blocks_[2] = {0, 0};  ///< the persistent kernel's grid: without culling, with the plan's
     TileGrid grid_{};
     TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles

@@ -125,6 +125,14 @@ struct CudaOptions {
     /// order with no bin.order stage. Auto and On: heaviest first.
     /// CR_CUDA_OPTIONS order=auto|on|off.
     Choice order = Choice::Auto;
+    /// Exact early stopping by coalescence in the tiled and persistent
+    /// kernels (16x16 tiles, 4 rows a thread, no teaching variant): each
+    /// tile's list is walked from its end to find where two trajectories
+    /// will meet, and shaded from there (kernels/shade_tiled.cu). The RGB
+    /// floats are cpuref's, bit for bit; alpha counts only the circles
+    /// blended. Auto: on where lists are long (kCoalesceDepth).
+    /// CR_CUDA_OPTIONS stop=auto|on|off.
+    Choice coalesce = Choice::Auto;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -143,12 +151,30 @@ constexpr double kCountTiles = 4.0;
 /// are on for scenes whose circles overlap fewer tiles than this on
 /// average (micro2M: 1.3).
 constexpr double kRowCullTiles = 2.0;
+/// Exact early stopping (BinPlan::coalesce, Choice::Auto) is on for flat
+/// scenes whose pixels are covered by at least this many circles on average
+/// (mean_coverage): with alpha .5 the trajectories meet after about 28
+/// blends, and the walk back to find where costs a pass of its own; measured
+/// on the H200 (docs/PERFORMANCE.md), rand10k (87.5) was slower with it
+/// (0.073 -> 0.092 ms), rand1M (422) 2.2 times faster. Snow's
+/// faint flakes need far more blends; it stays off there unless stop=on.
+constexpr double kCoalesceDepth = 200.0;
+/// With the early stop, bin.split is skipped where circles overlap at least
+/// this many tiles on average (a 4x4 bin's worth: most circles of a bin's
+/// list then touch each of its tiles, and the walk reads only the list's
+/// end). Measured on the H200 (2026-12-02): rand100k (55.9 tiles a circle)
+/// 0.148 -> 0.128 ms without the split; rand1M (6.1) 0.255 -> 0.348 (its
+/// tiles' ends of a bin's list are mostly circles of the bin's other tiles).
+constexpr double kStopSplitTiles = 16.0;
 
 /// CudaOptions::shade_variant values (bits of the tiled kernel's template).
 constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;
 /// Not teaching variants: row culling (CudaOptions::row_cull) and strip
 /// masks (CudaOptions::strips).
 constexpr int kShadeRowCull = 8, kShadeStripMask = 16;
+/// Exact early stopping by coalescence (BinPlan::coalesce; 16x16 tiles, 4
+/// rows a thread, tiled and persistent): kernels/shade_tiled.cu.
+constexpr int kShadeCoalesce = 32;
 
 /// One key of CR_CUDA_OPTIONS (kernels/cuda_options.cpp holds them all, in
 /// one table): its name, the values it takes as the help writes them

@@ -93,24 +93,31 @@ __device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShare
     }
 }
 
-/// Step 3: every thread walks the shared list in order and blends the hits
-/// into its ROWS pixels. All threads read the same list entry (a
+/// Step 3's walk: op(i) for each hit i of the chunk this thread's pixels
+/// may need, in input order. All threads read the same list entry (a
 /// broadcast). With strip masks a thread walks only its mask's bits, lowest
 /// (earliest) first; lanes then read different entries.
-template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
-__device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileGrid& g,
-                                           const TileShared<THREADS, VARIANT, TILE>& sh) {
+template <int THREADS, int ROWS, int VARIANT, int TILE, class Op>
+__device__ __forceinline__ void for_each_hit(const Strip<ROWS>& s, int hits, const TileGrid& g,
+                                             const TileShared<THREADS, VARIANT, TILE>& sh, Op op) {
     if constexpr ((VARIANT & kStripMask) != 0) {
-        for (unsigned long long m = strip_hits(sh); m != 0; m &= m - 1)
-            blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, __ffsll(static_cast<long long>(m)) - 1, sh);
+        for (unsigned long long m = strip_hits(sh); m != 0; m &= m - 1) op(__ffsll(static_cast<long long>(m)) - 1);
     } else {
         for (int i = 0; i < hits; ++i) {
             if ((VARIANT & kWarpCull) && !warp_needs(s, sh.list.geom(i), g)) continue;  // warp-uniform
             if constexpr ((VARIANT & kRowCull) != 0)
                 if (row_mask_skips<TILE, ROWS>(sh.list.geom(i).w)) continue;  // warp-uniform
-            blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, i, sh);
+            op(i);
         }
     }
+}
+
+/// Step 3: every thread blends the chunk's hits into its ROWS pixels.
+template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
+__device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileGrid& g,
+                                           const TileShared<THREADS, VARIANT, TILE>& sh) {
+    for_each_hit<THREADS, ROWS, VARIANT, TILE>(s, hits, g, sh,
+                                               [&](int i) { blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, i, sh); });
 }
 
 /// Shades one tile. `from_background`: the frame's clear was deferred to
@@ -155,6 +162,193 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
     }
 }
 
+// ---- Coalescence: exact early stopping (VARIANT kCoalesce) -----------------
+//
+// Why it is exact (docs/KERNELS.md, "Exact and early"; render/core/coalesce.h):
+// a blend step is monotone in the incoming value, so if blends k..n take the
+// lowest and the highest value any pixel can hold (ValueBounds lo, hi) to the
+// same float, they take every incoming value there, and blends 0..k-1 cannot
+// change a bit of the result.
+//
+// Who does what (same threads, strips, chunks and compaction as shade_tile):
+//   1. Backward, to find the start: the tile's list is walked chunk by chunk
+//      from its end; each thread multiplies its pixels' gaps (hi - lo) by
+//      (1 - alpha) of every covering hit, blending nothing. Before each
+//      chunk, __syncthreads_and(every pixel's gap < 2^-32) stops the walk
+//      for the whole block: the start chunk k0 is the one after the last
+//      chunk walked (pixels outside the image count as done). A walk that
+//      reaches the list's start gives k0 = 0.
+//   2. Forward, two trajectories: from chunk k0 to the end, compacted again,
+//      every pixel blends each hit into both trajectories with cpuref's
+//      rounding (shade_tile's blend_hit math), starting at lo and hi; at
+//      k0 = 0 both start at the pixel's own incoming value (plain shading).
+//   3. Decide: __syncthreads_and(every pixel's trajectories are equal): then
+//      each pixel writes its value, bit for bit cpuref's; else (rare: the
+//      2^-32 margin makes them meet) the block starts again from a start
+//      twice as far from the end, down to k0 = 0, which is exact by
+//      construction.
+// Every loop bound and every exit is block-uniform (the list bounds, the
+// scan's totals, the answers of __syncthreads_and), so every thread reaches
+// every barrier. Alpha is the one channel that does not merge (a sum, not a
+// blend): it is the incoming alpha plus the alphas blended from k0, as in
+// ftb: at least 1, clamped to 1 in every file written, ignored by --check.
+constexpr float kGapDone = 0x1p-32f;  // as first_window_of (render/cpu/coalescence.cpp)
+
+/// Step 1 for one hit: shrinks the gap of each covered pixel of the strip by
+/// (1 - alpha). Snow's alpha is estimated with the fast exponential: the gap
+/// only chooses where to start, step 3 proves the result.
+template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
+__device__ __forceinline__ void shrink_gaps(float (&gap)[ROWS], const Strip<ROWS>& s, int i,
+                                            const TileShared<THREADS, VARIANT, TILE>& sh) {
+    const float4 col = sh.list.color(i);
+    float d2[ROWS];
+    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+        if (d2[r] <= col.w) gap[r] *= SNOW ? 1.f - col.x * __expf(-4.f * d2[r] * col.y) : .5f;  // NaN: never done
+}
+
+/// Step 2 for one hit: blends it into both trajectories (lo in s.acc with
+/// the alpha, hi in `hi`), rounded as cpuref rounds (see blend_hit).
+template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
+__device__ __forceinline__ void blend_hit_twice(Strip<ROWS>& s, float3 (&hi)[ROWS], int i,
+                                                const TileShared<THREADS, VARIANT, TILE>& sh) {
+    const float4 col = sh.list.color(i);
+    float d2[ROWS];
+    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        if (!(d2[r] <= col.w)) continue;
+        float4& a = s.acc[r];
+        if (SNOW) {
+            const Fragment f = shade_snow_scaled(d2[r], sh.list.geom(i).z, col.x);
+            float unused = 0.f;
+            blend(a.x, a.y, a.z, a.w, f);
+            blend(hi[r].x, hi[r].y, hi[r].z, unused, f);
+        } else {
+            a.x = fmaf(.5f, a.x, col.x);
+            a.y = fmaf(.5f, a.y, col.y);
+            a.z = fmaf(.5f, a.z, col.z);
+            a.w += .5f;
+            hi[r].x = fmaf(.5f, hi[r].x, col.x);
+            hi[r].y = fmaf(.5f, hi[r].y, col.y);
+            hi[r].z = fmaf(.5f, hi[r].z, col.z);
+        }
+    }
+}
+
+/// True when every pixel of the strip inside the image satisfies `ok(r)`.
+template <int ROWS, class Ok>
+__device__ __forceinline__ bool strip_all(const Strip<ROWS>& s, const TileGrid& g, Ok ok) {
+    bool all = true;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) all = all && (s.px >= g.width || s.py0 + r >= g.height || ok(r));
+    return all;
+}
+
+/// Step 1: the start chunk k0 of the tile's `chunks` chunks (0: from the
+/// pixels' own incoming values).
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                                    const Strip<ROWS>& s, int tx, int ty, int64_t begin, int64_t end,
+                                                    int64_t chunks, ValueBounds b,
+                                                    TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    float gap[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) gap[r] = b.hi - b.lo;
+    Candidate next = load_candidate(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
+    for (int64_t k = chunks - 1; k >= 0; --k) {
+        if (__syncthreads_and(strip_all(s, g, [&](int r) { return gap[r] < kGapDone; }))) return k + 1;
+        const Candidate cand = next;
+        next = load_candidate(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
+        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, k, sh);
+        if (hits == 0) continue;
+        __syncthreads();  // the list is complete
+        for_each_hit<kThreads, ROWS, VARIANT, TILE>(
+            s, hits, g, sh, [&](int i) { shrink_gaps<kThreads, ROWS, VARIANT, TILE, SNOW>(gap, s, i, sh); });
+        // the next iteration's __syncthreads_and keeps the list until everyone is done with it
+    }
+    return 0;
+}
+
+/// Steps 2-3: blends chunks k0.. of the tile into both trajectories, from
+/// `in` (the incoming pixels) at k0 = 0, else from lo and hi; true when the
+/// trajectories met in every pixel (the same answer in every thread).
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ bool blend_from(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                           Strip<ROWS>& s, const float4 (&in)[ROWS], int tx, int ty, int64_t begin,
+                                           int64_t end, int64_t k0, ValueBounds b,
+                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    float3 hi[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        s.acc[r] = k0 == 0 ? in[r] : make_float4(b.lo, b.lo, b.lo, in[r].w);
+        hi[r] = k0 == 0 ? make_float3(in[r].x, in[r].y, in[r].z) : make_float3(b.hi, b.hi, b.hi);
+    }
+    __syncthreads();  // step 1's last list, or the last try's, is no longer read
+    Candidate next = load_candidate(c, lists, begin + k0 * kThreads + threadIdx.x, begin, end);
+    for (int64_t base = begin + k0 * kThreads, chunk = k0; base < end; base += kThreads, ++chunk) {
+        const Candidate cand = next;
+        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);
+        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
+        if (hits == 0) continue;
+        __syncthreads();  // the list is complete
+        for_each_hit<kThreads, ROWS, VARIANT, TILE>(
+            s, hits, g, sh, [&](int i) { blend_hit_twice<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hi, i, sh); });
+        __syncthreads();  // everyone is done with the list
+    }
+    return __syncthreads_and(strip_all(s, g, [&](int r) {
+        return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z;
+    }));
+}
+
+/// shade_tile with exact early stopping (steps 1-3 above).
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                                     float4* image, bool from_background, int tile_id, ValueBounds b,
+                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    Strip<ROWS> s;
+    s.lx = static_cast<int>(threadIdx.x % TILE);
+    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
+    s.px = tx * TILE + s.lx;
+    s.py0 = ty * TILE + s.ly0;
+    set_tile_centers(sh, g, tx, ty);
+    float4 in[ROWS];
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        const float bg = background_value(c.shade, py, g.height);
+        in[k] = make_float4(bg, bg, bg, 1.f);
+        if (!from_background && s.px < g.width && py < g.height) in[k] = image[size_t(py) * g.width + s.px];
+    }
+    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
+    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
+    int64_t k0 = find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b, sh);
+    while (!blend_from<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, in, tx, ty, begin, end, k0, b, sh))
+        k0 = max(int64_t{0}, chunks - 2 * max(int64_t{1}, chunks - k0));  // twice the window; k0 = 0 always meets
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
+    }
+}
+
+/// One tile, with or without exact early stopping (VARIANT kCoalesce).
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                          float4* image, bool from_background, int tile_id, ValueBounds b,
+                                          TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    if constexpr ((VARIANT & kCoalesce) != 0)
+        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, b, sh);
+    else
+        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, sh);
+}
+
 /// Blocks a multiprocessor must hold, __launch_bounds__'s second value (0:
 /// the compiler's choice). The flat persistent kernel of the default shape
 /// gets 1, which lets the compiler spend 88 registers a thread where it
@@ -169,11 +363,11 @@ constexpr int shade_min_blocks() {
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
 __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, ROWS, SNOW, PERSISTENT, VARIANT>()))
     shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, bool from_background,
-                       unsigned int* tile_counter, const int* order) {
+                       unsigned int* tile_counter, const int* order, ValueBounds bounds) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
     if (!PERSISTENT) {
-        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, sh);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, bounds, sh);
         return;
     }
     const int tiles = g.tile_count();
@@ -183,55 +377,67 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
         const int tile = sh.tile;
         __syncthreads();  // everyone has read sh.tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, sh);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, bounds, sh);
     }
 }
 
-/// The teaching variants (16x16 tiles, 4 rows, tiled only).
+/// The teaching variants (16x16 tiles, 4 rows, tiled only; no early stop).
 template <bool SNOW>
 void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
                              int variant, cudaStream_t s) {
+    const ValueBounds none{};
     if (variant == kSplitList)
-        shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
+        shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr, none);
     else if (variant == kWarpCull)
-        shade_tiles_kernel<16, 4, SNOW, false, kWarpCull><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
+        shade_tiles_kernel<16, 4, SNOW, false, kWarpCull><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr, none);
     else
-        shade_tiles_kernel<16, 4, SNOW, false, kShuffleScan><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr);
+        shade_tiles_kernel<16, 4, SNOW, false, kShuffleScan><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr, none);
     check_launch("shade_tiles_kernel<tiled, teaching variant>");
 }
 
-/// The 16x16, 4-row kernel with row culling or strip masks (CULL).
-template <bool SNOW, int CULL>
-void launch_culled(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg, bool persistent,
-                   unsigned int* counter, const int* order, int blocks, cudaStream_t s) {
-    if (persistent)
-        shade_tiles_kernel<16, 4, SNOW, true, CULL><<<blocks, 64, 0, s>>>(c, lists, g, image, bg, counter, order);
+/// The 16x16, 4-row kernel of the bits BITS (row culling or strip masks,
+/// exact early stopping), tiled or persistent.
+template <bool SNOW, int BITS>
+void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
+    if (l.persistent)
+        shade_tiles_kernel<16, 4, SNOW, true, BITS><<<l.blocks, 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
+                                                                          l.order, l.bounds);
     else
-        shade_tiles_kernel<16, 4, SNOW, false, CULL><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
-    check_launch(CULL == kStripMask ? "shade_tiles_kernel<strip masks>" : "shade_tiles_kernel<row culling>");
+        shade_tiles_kernel<16, 4, SNOW, false, BITS><<<l.g.tile_count(), 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
+                                                                                   l.counter, nullptr, l.bounds);
+    check_launch(BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>" : "shade_tiles_kernel<16x16, 4 rows>");
+}
+
+/// launch_16x4 for the culling bits `cull` (strip masks win over row culling).
+template <bool SNOW, int STOP>
+void launch_16x4_culled(const ShadeLaunch& l, int cull, cudaStream_t s) {
+    if (cull & kStripMask) launch_16x4<SNOW, kStripMask | STOP>(l, s);
+    else if (cull & kRowCull) launch_16x4<SNOW, kRowCull | STOP>(l, s);
+    else launch_16x4<SNOW, STOP>(l, s);
 }
 
 template <int TILE, int R, bool SNOW>
-void launch_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
-                    bool persistent, unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
+void launch_variant(const ShadeLaunch& l, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
-    const int cull = TILE == 16 && R == 4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
-    variant &= ~(kRowCull | kStripMask);
+    constexpr bool k16x4 = TILE == 16 && R == 4;
+    const int cull = k16x4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
+    const bool stop = k16x4 && (variant & kCoalesce) != 0;
+    variant &= ~(kRowCull | kStripMask | kCoalesce);
     if (variant != 0) {
-        if (TILE != 16 || R != 4 || persistent)
+        if (!k16x4 || l.persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
                                         "kernel with tile=16 and rows=4 only");
-        launch_teaching_variant<SNOW>(c, lists, g, image, bg, variant, s);
-    } else if (cull != 0) {
-        if constexpr (TILE == 16 && R == 4) {
-            if (cull & kStripMask) launch_culled<SNOW, kStripMask>(c, lists, g, image, bg, persistent, counter, order, blocks, s);
-            else launch_culled<SNOW, kRowCull>(c, lists, g, image, bg, persistent, counter, order, blocks, s);
-        }
-    } else if (persistent) {
-        shade_tiles_kernel<TILE, R, SNOW, true><<<blocks, kThreads, 0, s>>>(c, lists, g, image, bg, counter, order);
+        launch_teaching_variant<SNOW>(l.c, l.lists, l.g, l.image, l.bg, variant, s);
+    } else if (k16x4) {
+        if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, s);
+        else launch_16x4_culled<SNOW, 0>(l, cull, s);
+    } else if (l.persistent) {
+        shade_tiles_kernel<TILE, R, SNOW, true><<<l.blocks, kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
+                                                                            l.order, l.bounds);
         check_launch("shade_tiles_kernel<persistent>");
     } else {
-        shade_tiles_kernel<TILE, R, SNOW, false><<<g.tile_count(), kThreads, 0, s>>>(c, lists, g, image, bg, counter, nullptr);
+        shade_tiles_kernel<TILE, R, SNOW, false><<<l.g.tile_count(), kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
+                                                                                     l.counter, nullptr, l.bounds);
         check_launch("shade_tiles_kernel<tiled>");
     }
 }
@@ -249,13 +455,19 @@ int resident_blocks(Kernel kernel, int threads) {
 
 /// resident_blocks of the persistent kernel launch_variant launches for
 /// `cull` (strip masks win over row culling, as there; 16x16, 4 rows only).
+template <int TILE, int R, bool SNOW, int STOP>
+int occupancy_blocks_16x4(int cull) {
+    if (cull & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask | STOP>, 64);
+    if (cull & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull | STOP>, 64);
+    return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, STOP>, 64);
+}
+
 template <int TILE, int R, bool SNOW>
 int occupancy_blocks(int cull) {
     constexpr int kThreads = TILE * TILE / R;
-    if constexpr (TILE == 16 && R == 4) {
-        if (cull & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask>, kThreads);
-        if (cull & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull>, kThreads);
-    }
+    if constexpr (TILE == 16 && R == 4)
+        return cull & kCoalesce ? occupancy_blocks_16x4<TILE, R, SNOW, kCoalesce>(cull)
+                                : occupancy_blocks_16x4<TILE, R, SNOW, 0>(cull);
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }
 
@@ -265,12 +477,9 @@ int occupancy_blocks(ShadeMode shade, int cull) {
 }
 
 template <int TILE, int R>
-void launch_rows(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg, bool persistent,
-                 unsigned int* counter, const int* order, int blocks, int variant, cudaStream_t s) {
-    if (c.shade == ShadeMode::Snow)
-        launch_variant<TILE, R, true>(c, lists, g, image, bg, persistent, counter, order, blocks, variant, s);
-    else
-        launch_variant<TILE, R, false>(c, lists, g, image, bg, persistent, counter, order, blocks, variant, s);
+void launch_rows(const ShadeLaunch& l, int variant, cudaStream_t s) {
+    if (l.c.shade == ShadeMode::Snow) launch_variant<TILE, R, true>(l, variant, s);
+    else launch_variant<TILE, R, false>(l, variant, s);
 }
 
 }  // namespace
@@ -282,12 +491,10 @@ int persistent_block_count(int tile, int rows, ShadeMode shade, int cull) {
     return rows == 8 ? occupancy_blocks<16, 8>(shade, cull) : occupancy_blocks<16, 4>(shade, cull);
 }
 
-void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool from_background, bool persistent, unsigned int* counter, const int* order, int blocks, int variant,
-                        cudaStream_t s) {
-    if (g.tile == 8) launch_rows<8, 2>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
-    else if (rows == 8) launch_rows<16, 8>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
-    else launch_rows<16, 4>(c, lists, g, image, from_background, persistent, counter, order, blocks, variant, s);
+void launch_shade_tiled(const ShadeLaunch& l, int rows, int variant, cudaStream_t s) {
+    if (l.g.tile == 8) launch_rows<8, 2>(l, variant, s);
+    else if (rows == 8) launch_rows<16, 8>(l, variant, s);
+    else launch_rows<16, 4>(l, variant, s);
 }
 
 }  // namespace cr

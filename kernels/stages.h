@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "kernels/bin_plan.h"
+#include "render/core/coalesce.h"
 #include "render/core/tile_math.h"
 #include "render/core/shading.h"
 #include "scenes/animation.h"
@@ -228,19 +229,34 @@ struct TileLists {
 void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, const uint2* pairs,
                       int* out, unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
-/// shade_tiled.cu: one block per tile (tiled) or resident blocks pulling
-/// tiles from `tile_counter` (persistent; the counter must be 0). Returns
-/// nothing; writes image in place. `persistent_blocks` is ignored for tiled.
-/// `rows` is the number of pixel rows each thread shades (4 or 8; 8x8 tiles
-/// use 2). `order` (persistent only, may be null) lists tile ids in the order
-/// blocks should take them. `variant` picks a teaching variant of the tiled
-/// 16x16, 4-row kernel (CudaOptions::shade_variant; 0 = the default kernel);
-/// other shapes with a variant throw std::invalid_argument.
-/// `from_background`: start every pixel from the scene's background instead
-/// of reading the image (the frame's deferred clear).
-void launch_shade_tiled(const DeviceCircles& c, TileLists lists, TileGrid g, int rows, float4* image,
-                        bool from_background, bool persistent, unsigned int* tile_counter, const int* order,
-                        int persistent_blocks, int variant, cudaStream_t s);
+/// One launch of shade_tiled.cu's kernels: the circles, the tile lists and
+/// grid, the image (width x height float4, written in place), `bg`: start
+/// every pixel from the scene's background instead of reading the image (the
+/// frame's deferred clear); persistent: `blocks` resident blocks pulling
+/// tiles from `counter` (must be 0), in `order` when not null (tile ids,
+/// heaviest first); tiled: one block a tile (blocks, counter, order unused).
+/// `bounds`: every value a pixel can hold (value_bounds), for the early stop.
+struct ShadeLaunch {
+    DeviceCircles c;
+    TileLists lists;
+    TileGrid g;
+    float4* image = nullptr;
+    bool bg = false;
+    bool persistent = false;
+    unsigned int* counter = nullptr;
+    const int* order = nullptr;
+    int blocks = 0;
+    ValueBounds bounds{};
+};
+
+/// shade_tiled.cu: the tiled and persistent shading of `l`. `rows` is the
+/// number of pixel rows each thread shades (4 or 8; 8x8 tiles use 2).
+/// `variant`: a teaching variant of the tiled 16x16, 4-row kernel
+/// (CudaOptions::shade_variant; 0 = the default kernel; other shapes with a
+/// variant throw std::invalid_argument), or'ed with the plan's bits
+/// kShadeRowCull, kShadeStripMask and kShadeCoalesce (exact early
+/// stopping), which act on 16x16 tiles with 4 rows only.
+void launch_shade_tiled(const ShadeLaunch& l, int rows, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
 /// (persistent kernel). On grids of more than kOrderBlockTiles tiles it is
 /// this kernel and CUB's device radix sort: writes each of the grid's tiles'
@@ -258,7 +274,8 @@ constexpr int kOrderBlockTiles = 4096;
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
-/// launches with culling bits `cull` (kShadeStripMask, kShadeRowCull or 0;
+/// launches with culling bits `cull` (kShadeStripMask, kShadeRowCull or 0,
+/// or'ed with kShadeCoalesce;
 /// they act on 16x16 tiles with 4 rows only): the kernels differ in
 /// registers, so in how many blocks an SM holds.
 int persistent_block_count(int tile, int rows, ShadeMode shade, int cull = 0);

@@ -32,6 +32,9 @@ constexpr int kSplitList = kShadeSplitList, kWarpCull = kShadeWarpCull, kShuffle
 constexpr int kRowCull = kShadeRowCull;
 /// Strip masks: see StripMasks.
 constexpr int kStripMask = kShadeStripMask;
+/// Exact early stopping (shade_tiled.cu, "Coalescence"): not a layout bit,
+/// but it rides in the same template parameter.
+constexpr int kCoalesce = kShadeCoalesce;
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive

@@ -71,14 +71,15 @@ std::string histogram(const std::vector<json>& students) {
         if (total_of(s) >= 0) ++bins[static_cast<size_t>(std::min(8, total_of(s) / 9))];
     if (std::all_of(bins.begin(), bins.end(), [](int n) { return n == 0; })) return "<p>No student graded yet.</p>\n";
     const int top = std::max(1, *std::max_element(bins.begin(), bins.end()));
-    std::string svg = "<svg width=\"480\" height=\"180\" role=\"img\" aria-label=\"histogram of totals\">";
+    // bars of at most 140 px standing on y = 160, the count 5 px above each (so 15 px stay for the tallest's)
+    std::string svg = "<svg width=\"480\" height=\"190\" role=\"img\" aria-label=\"histogram of totals\">";
     for (size_t i = 0; i < bins.size(); ++i) {
         const int h = 140 * bins[i] / top, x = 20 + static_cast<int>(i) * 50;
         const std::string label = i == 8 ? "72" : std::to_string(9 * i) + "-" + std::to_string(9 * i + 8);
-        svg += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(150 - h) + "\" width=\"40\" height=\"" +
+        svg += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(160 - h) + "\" width=\"40\" height=\"" +
                std::to_string(h) + "\" fill=\"#4a6fb0\"/><text x=\"" + std::to_string(x + 20) +
-               "\" y=\"168\" font-size=\"11\" text-anchor=\"middle\">" + label + "</text><text x=\"" +
-               std::to_string(x + 20) + "\" y=\"" + std::to_string(145 - h) +
+               "\" y=\"178\" font-size=\"11\" text-anchor=\"middle\">" + label + "</text><text x=\"" +
+               std::to_string(x + 20) + "\" y=\"" + std::to_string(155 - h) +
                "\" font-size=\"11\" text-anchor=\"middle\">" + std::to_string(bins[i]) + "</text>";
     }
     return svg + "</svg>\n";

@@ -79,7 +79,10 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
 /// frames 0..end-1 with no warm-up: clear, advance and render, each followed
 /// by a sync and timed with the host clock; after each counted frame the
 /// image is read back and written to PREFIX_%04d.ppm, outside the timed part
-/// (`ppm_prefix` "" writes nothing). Returns the means over the counted
+/// (`ppm_prefix` "" writes nothing). A renderer in a process of its own (the
+/// student's worker: Renderer::course_frame) runs the three calls back to back
+/// and writes the file itself, as the course's process does; the others are
+/// timed and written here. Returns the means over the counted
 /// frames, in ms (Total = Clear + Advance + Render).
 FrameTimes run_course_process(Renderer& r, const Scene& scene, int width, int height, FrameRange range,
                               const std::string& ppm_prefix);

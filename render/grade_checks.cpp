@@ -154,6 +154,7 @@ GradeCheck check_one(Renderer& student, const Scene& s, int w, int h, References
         rc = rerender_compare(student, img, 3);
     } catch (const student::StudentFault& e) {
         c.why = e.what();
+        c.hung = e.hung;
         return c;
     }
     const Image& ref = refs.reference(i);
@@ -179,10 +180,22 @@ GradeCheck check_one(Renderer& student, const Scene& s, int w, int h, References
 std::vector<GradeCheck> run_grade_checks(Renderer& student, const std::vector<CheckJob>& jobs, const GradeScenes& scenes) {
     ReferencesAhead refs(jobs, scenes);
     std::vector<GradeCheck> out;
+    std::string hung;  // the first check in which the renderer hung: it is not run again
     for (size_t i = 0; i < jobs.size(); ++i) {
         const CheckJob& j = jobs[i];
+        const std::string what = j.scene + " " + std::to_string(j.width) + "x" + std::to_string(j.height);
+        if (!hung.empty()) {
+            GradeCheck skipped;
+            skipped.why = "not run: your renderer hung in the check of " + hung;
+            skipped.hung = true;
+            out.push_back(skipped);
+            refs.reference(i);
+            refs.release(i);
+            continue;
+        }
         std::fprintf(stderr, "  check %s %dx%d (seed %u)\n", j.scene.c_str(), j.width, j.height, j.seed);
         out.push_back(check_one(student, refs.scene(i), j.width, j.height, refs, i));
+        if (out.back().hung) hung = what;
         refs.reference(i);  // waits (and rethrows) if the check did not
         refs.release(i);
     }

@@ -27,6 +27,10 @@ struct CheckJob {
 /// again changed (a race the course's single run may pass or fail by luck).
 struct GradeCheck {
     bool pass = false;
+    /// The renderer did not return within the time limit here, or hung in an
+    /// earlier check (then this one was not run: run_grade_checks runs a
+    /// renderer that hung no more).
+    bool hung = false;
     std::string why, warning;
     /// When it failed on a mismatch: the first mismatching pixels and the
     /// story of the first (describe_mismatches), and the heat map of the error.
@@ -60,7 +64,9 @@ std::vector<CheckJob> extra_check_jobs();
 /// Runs `jobs` in order on `student` (GPU) while one background thread makes
 /// each job's scene and its live reference (make_live_reference: the `cpu`
 /// renderer), at most two jobs ahead. A StudentFault fails that check (with
-/// its message) and the next check starts a fresh worker.
+/// its message) and the next check starts a fresh worker; after a call that
+/// did not return in time (StudentFault::hung) the remaining checks are not
+/// run (each would wait the whole time limit again) and say so.
 std::vector<GradeCheck> run_grade_checks(Renderer& student, const std::vector<CheckJob>& jobs, const GradeScenes& scenes);
 
 }  // namespace cr

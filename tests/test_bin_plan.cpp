@@ -28,7 +28,9 @@ std::string path_of(const char* name, KernelKind kind, const std::string& option
 
 TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
     // docs/KERNELS.md "Binning": the table of paths, at 1024x1024 on the H200.
-    const char* const exact_split = "counting sort, 4x4-tile bins, split";
+    const char* const split = "counting sort, 4x4-tile bins, split";
+    const char* const exact_stop = "counting sort, 4x4-tile bins; early stop";  // mean coverage >= 200: no split
+    const char* const compact_stop = "bin.compact, 4x4-tile bins; early stop";
     const char* const micro = "counting sort, 1x1-tile bins; strip masks";
     const std::tuple<const char*, const char*, const char*> want[] = {
         // scene, tiled and persistent, ftb
@@ -36,14 +38,14 @@ TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
         {"rgby", "no binning", "no binning"},
         {"hypnosis", "no binning", "no binning"},
         {"bouncingballs", "no binning", "no binning"},
-        {"rand10k", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
-        {"biglittle", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
-        {"littlebig", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
+        {"rand10k", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},  // coverage 87.5: no stop
+        {"biglittle", compact_stop, "bin.compact, 4x4-tile bins"},
+        {"littlebig", compact_stop, "bin.compact, 4x4-tile bins"},
         {"pattern", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"fireworks", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
-        {"rand100k", exact_split, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
-        {"rand1M", exact_split, "counting sort, 4x4-tile bins"},
-        {"snowsingle", exact_split, exact_split},
+        {"rand100k", exact_stop, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
+        {"rand1M", "counting sort, 4x4-tile bins, split; early stop", "counting sort, 4x4-tile bins"},  // small circles: split
+        {"snowsingle", split, split},  // snow: no early stop unless stop=on
         {"micro2M", micro, micro},
         // snow's flakes start above the picture: at setup no flake covers a tile (mean 0)
         {"snow", micro, micro},
@@ -68,6 +70,19 @@ TEST(BinPlan, TheMeanTilesACircleSpansDecideTheBins) {
     EXPECT_EQ(mean_tiles_per_circle(one, make_tile_grid(160, 160, 16)), 9.0);
 }
 
+TEST(BinPlan, TheMeanCoverageOfAPixelDecidesTheEarlyStop) {
+    // pi r^2 summed: one circle of radius 0.1 covers 3.14% of the picture
+    Scene one;
+    one.x = {0.5f}, one.y = {0.5f}, one.z = {0.5f}, one.radius = {0.1f};
+    one.r = one.g = one.b = one.vx = one.vy = one.vz = {0.f};
+    EXPECT_NEAR(mean_coverage(one), 0.0314159, 1e-6);
+    EXPECT_EQ(mean_coverage(Scene{}), 0.0);
+    EXPECT_NEAR(mean_coverage(make_scene("rand10k", 0)), 87.5, 0.1);    // < kCoalesceDepth (200): no early stop
+    EXPECT_NEAR(mean_coverage(make_scene("rand1M", 0)), 423.8, 0.1);    // sampled (4096 of 1M; all: 422.0): early stop
+    EXPECT_NEAR(mean_coverage(make_scene("rand100k", 0)), 878.0, 0.5);
+    EXPECT_NEAR(mean_coverage(make_scene("micro2M", 0)), 6.3, 0.05);    // too shallow: no early stop
+}
+
 TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "bins=sort"), "counting sort, 4x4-tile bins, split");
     EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "bins=sort,count=off"), "sorted 4x4-tile bins, split");
@@ -75,6 +90,14 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "coarse=1"), "sorted 1x1-tile bins");  // 10k x 4096 > 2^23; mean 55
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "direct=0"), "bin.compact, 4x4-tile bins");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "strips=off"), "counting sort, 1x1-tile bins; row culling");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "stop=on"), "counting sort, 1x1-tile bins; strip masks; early stop");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "stop=on"), "counting sort, 4x4-tile bins, split; early stop");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "stop=off"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "split=on"), "counting sort, 4x4-tile bins, split; early stop");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "stop=on"), "bin.compact, 4x4-tile bins; early stop");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "rows=8"), "counting sort, 4x4-tile bins, split");  // 16x16, rows=4 only
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "list=split"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand100k", KernelKind::FrontToBack, "stop=on"), "counting sort, 4x4-tile bins");  // ftb: its own stop
     EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "strips=off"), "counting sort, 1x1-tile bins");  // not exact
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rowcull=on"), "counting sort, 1x1-tile bins; row culling");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rows=8"), "counting sort, 1x1-tile bins");  // culling: rows=4 only
@@ -83,7 +106,8 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     // a GPU whose blocks take fewer tiles: 2048x2048 has 16384 single tiles, the counting sort 4000
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "", 2048, 2048, 4000), "sorted 1x1-tile bins; strip masks");
     // 16384x16384 in 2x2 bins: 262144 bins, beyond the 65535 bin ids of bin.split's keys, so no split
-    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off", 16384, 16384), "sorted 2x2-tile bins");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off", 16384, 16384), "sorted 2x2-tile bins; early stop");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off", 16384, 16384), "sorted 2x2-tile bins");
 }
 
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
@@ -110,14 +134,14 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 36u);
-    EXPECT_EQ(cuda_option_keys().size(), 19u);
+    EXPECT_EQ(words, 39u);
+    EXPECT_EQ(cuda_option_keys().size(), 20u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     const CudaOptions o = parse_cuda_options(
         "tile=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,spec=tight,coarse=2,bins=sort,compact=5,"
-        "rowcull=on,strips=off,split=off,count=on,order=off,chunks=32");
+        "rowcull=on,strips=off,split=off,count=on,order=off,chunks=32,stop=off");
     EXPECT_EQ(o.tile_size, 8);
     EXPECT_EQ(o.direct_limit, 0);
     EXPECT_EQ(o.max_pairs_per_batch, 100000);
@@ -133,6 +157,7 @@ TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     EXPECT_EQ(o.counting, Choice::On);
     EXPECT_EQ(o.order, Choice::Off);
     EXPECT_EQ(o.count_chunks_per_sm, 32);
+    EXPECT_EQ(o.coalesce, Choice::Off);
     EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
     EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
     EXPECT_EQ(parse_cuda_options("coarse=4").coarse, 4);
@@ -182,6 +207,12 @@ TEST(CudaOptionsTable, WhatAKernelCannotRunIsRefusedBeforeItsFirstFrame) {
               "CR_CUDA_OPTIONS scan=shuffle needs the tiled kernel's 16x16 tiles and rows=4");
     EXPECT_EQ(validation(KernelKind::Tiled, "tile=8,rows=8"),
               "CR_CUDA_OPTIONS rows=8 needs tile=16 (an 8x8 tile is one warp of 2 rows a thread)");
+    EXPECT_EQ(validation(KernelKind::Tiled, "stop=on,rows=8"),
+              "CR_CUDA_OPTIONS stop=on: exact early stopping needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Tiled, "stop=on,list=split"),
+              "CR_CUDA_OPTIONS stop=on: exact early stopping needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Persistent, "stop=on"), "");
+    EXPECT_EQ(validation(KernelKind::Tiled, "stop=auto,rows=8"), "");  // auto: planned only where it can run
     // what runs: the lessons on tiled, tile=8 on the exact kernels, switches a kernel does not use
     EXPECT_EQ(validation(KernelKind::Tiled, "list=split"), "");
     EXPECT_EQ(validation(KernelKind::Persistent, "tile=8"), "");

@@ -3,12 +3,15 @@
 // of every course layout (tests/students/layout_*) read and built with nvcc.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "render/compare.h"
 #include "render/frame_loop.h"
+#include "render/grade_checks.h"
+#include "render/image_io.h"
 #include "render/renderer_factory.h"
 #include "render/student/course_folder.h"
 #include "render/student/makefile_reader.h"
@@ -17,6 +20,7 @@
 #include "render/student/sanitize.h"
 #include "render/student/student_renderer.h"
 #include "scenes/scene.h"
+#include "tests/file_checks.h"
 #include "tests/student_fixtures.h"
 
 namespace cr::student {
@@ -333,6 +337,58 @@ TEST_F(HostOnlyLayouts, EveryCourseTimingRunIsAFreshWorkerProcess) {
         }
     EXPECT_EQ(setups, 3);
     EXPECT_EQ(workers.size(), 3u) << "a timing run reused a warm worker";
+}
+
+TEST_F(HostOnlyLayouts, TheWorkerWritesEachTimingRunsPpmFilesItselfAsTheCoursesBinaryDoes) {
+    REQUIRE_NVCC();
+    // Op::CourseFrame: clear, advance, render back to back in the worker, then
+    // the PPM file from getImage(), written there: the same bytes as ours
+    auto r = renderer("host_c");
+    const Scene s = make_scene("rand10k", 3);
+    testing_files::TempDir out("course_frame");
+    const FrameTimes t = run_course_process(*r, s, 64, 48, FrameRange{1, 3}, (out.dir() / "output").string());
+    EXPECT_EQ(t.counted, 2);
+    EXPECT_DOUBLE_EQ(t.total_ms, t.clear_ms + t.advance_ms + t.render_ms);
+    EXPECT_FALSE(fs::exists(out.dir() / "output_0000.ppm"));  // frame 0 is not counted: no file
+    EXPECT_FALSE(fs::exists(out.dir() / "output_0003.ppm"));
+    auto cpuref = make_renderer("cpuref");
+    for (int f = 1; f < 3; ++f) {
+        const fs::path got = out.dir() / ("output_000" + std::to_string(f) + ".ppm");
+        ASSERT_TRUE(fs::exists(got)) << got;
+        const fs::path want = out.dir() / ("want_000" + std::to_string(f) + ".ppm");
+        write_image(render_last_frame(*cpuref, s, 64, 48, f + 1), want.string(), ImageFormat::Ppm);
+        EXPECT_EQ(testing_files::slurp(got.string()), testing_files::slurp(want.string())) << "frame " << f;
+    }
+}
+
+TEST_F(HostOnlyLayouts, ARendererThatHungInACheckIsNotRunAgain) {
+    REQUIRE_NVCC();
+    // host_hang returns from its first 3 renders of a worker only: the first
+    // check draws 3 (once, then twice more for the race check), the second
+    // hangs; the others would each wait the whole time limit again
+    StudentOptions so;
+    so.library = build_student(fixture_build(fixture("host_hang"))).library;
+    so.call_timeout_s = 1;
+    StudentRenderer r(so);
+    testing_files::TempDir scratch("hang_checks");
+    const CourseFolder none;
+    const GradeScenes scenes(none, scratch.dir());
+    const std::vector<CheckJob> jobs = {{"rgb", 0, 64, 64}, {"rand10k", 0, 64, 48}, {"pattern", 0, 64, 64}, {"rgb", 0, 32, 32}};
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<GradeCheck> checks = run_grade_checks(r, jobs, scenes);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_EQ(checks.size(), 4u);
+    EXPECT_TRUE(checks[0].pass) << checks[0].why;
+    EXPECT_FALSE(checks[0].hung);
+    EXPECT_TRUE(checks[1].hung);
+    EXPECT_FALSE(checks[1].pass);
+    EXPECT_NE(checks[1].why.find("did not return within 1 s"), std::string::npos) << checks[1].why;
+    for (size_t k = 2; k < 4; ++k) {
+        EXPECT_TRUE(checks[k].hung);
+        EXPECT_FALSE(checks[k].pass);
+        EXPECT_EQ(checks[k].why, "not run: your renderer hung in the check of rand10k 64x48");
+    }
+    EXPECT_LT(s, 8.0) << "the checks after the hang waited for it again";
 }
 
 TEST_F(HostOnlyLayouts, AnAllocationPastTheBudgetFailsInsideTheStudentsProcessAndIsSaid) {

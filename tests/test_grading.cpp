@@ -15,6 +15,7 @@
 #include "render/grading.h"
 #include "render/image_io.h"
 #include "render/pixel_story.h"
+#include "render/reference_cache.h"
 #include "render/renderer_factory.h"
 #include "scenes/scene.h"
 
@@ -153,6 +154,66 @@ TEST(PixelStory, SceneAtFrameAdvancesOnTheCpu) {
     const Scene s = make_scene("hypnosis");
     const Scene t = scene_at_frame(s, 3);
     EXPECT_EQ(t.radius[0], s.radius[0] + .01f + .01f + .01f);
+}
+
+// ---- the T_ref cache of render grade -----------------------------------------
+
+/// A scratch folder for one test, removed after it.
+struct CacheDir {
+    std::filesystem::path dir;
+    CacheDir() {
+        std::string t = (std::filesystem::temp_directory_path() / "cr-refcache-XXXXXX").string();
+        dir = mkdtemp(t.data());
+    }
+    ~CacheDir() { std::filesystem::remove_all(dir); }
+    std::string file(const std::string& name, const std::string& text) const {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    }
+};
+
+TEST(ReferenceCache, AnEntryServesOnlyItsReferenceGpuAndSnowParForTwelveHours) {
+    const CacheDir d;
+    const std::string exe = d.file("render_ref", "binary"), par = d.file("snow.par", "2\n0 0 0 0 0 0 .1\n");
+    const std::string cache = (d.dir / "sub" / "times.json").string();  // the folder is made when stored
+    const std::string key = reference_cache_key(exe, "NVIDIA H200 (sm_90)", par);
+    const std::map<std::string, double> wanted = {{"rgb", 0}, {"rand10k", 0}};
+    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 1000));  // no file yet: no entry, no error
+    CachedReferenceTimes t;
+    t.measured_at = 1000;
+    t.scenes = {{"rgb", 0.0977}, {"rand10k", 0.5071}};
+    ASSERT_TRUE(store_reference_times(cache, key, t));
+    const auto hit = find_cached_reference_times(cache, key, wanted, 1000 + 12 * 3600);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->scenes.at("rgb"), 0.0977);
+    EXPECT_EQ(hit->scenes.at("rand10k"), 0.5071);
+    EXPECT_EQ(hit->measured_at, 1000);
+    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 1000 + 12 * 3600 + 1));  // too old
+    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 999));                   // from the future
+    EXPECT_FALSE(find_cached_reference_times(cache, key, {{"rgb", 0}, {"micro2M", 0}}, 1000));  // a scene missing
+    // another GPU, another snow.par, a rebuilt reference: other keys
+    EXPECT_NE(reference_cache_key(exe, "NVIDIA A100 (sm_80)", par), key);
+    EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", d.file("snow2.par", "1\n0 0 0 0 0 0 .1\n")), key);
+    EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", ""), key);
+    d.file("render_ref", "a longer binary");
+    EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", par), key);
+    // a second key is added beside the first
+    t.scenes = {{"rgb", 0.2}, {"rand10k", 0.6}};
+    ASSERT_TRUE(store_reference_times(cache, "other", t));
+    EXPECT_EQ(find_cached_reference_times(cache, key, wanted, 1000)->scenes.at("rgb"), 0.0977);
+    EXPECT_EQ(find_cached_reference_times(cache, "other", wanted, 1000)->scenes.at("rgb"), 0.2);
+    EXPECT_THROW(reference_cache_key((d.dir / "missing").string(), "gpu", ""), std::runtime_error);
+}
+
+TEST(ReferenceCache, AFileThatIsNotJsonIsNoEntryAndIsReplacedWhenStored) {
+    const CacheDir d;
+    const std::string cache = d.file("times.json", "{ not json");
+    EXPECT_FALSE(find_cached_reference_times(cache, "k", {{"rgb", 0}}, 5));
+    CachedReferenceTimes t;
+    t.measured_at = 5;
+    t.scenes = {{"rgb", 0.1}};
+    ASSERT_TRUE(store_reference_times(cache, "k", t));
+    EXPECT_EQ(find_cached_reference_times(cache, "k", {{"rgb", 0}}, 5)->scenes.at("rgb"), 0.1);
 }
 
 }  // namespace

@@ -192,6 +192,9 @@ void add_grade_command(CLI::App& app, CommandLine& c) {
     c.grade_cmd->add_option("--artifacts", g.artifacts_dir, "Write each incorrect scene's diff heat map (PNG) into this folder");
     c.grade_cmd->add_option("--ref-times", g.ref_times_path,
                             "Use T_ref from this JSON (written by --measure-reference) instead of timing the reference");
+    c.grade_cmd->add_flag("--fresh-reference", g.fresh_reference,
+                          "Time the reference again even when this machine measured its T_ref within the last 12 h "
+                          "(kept in ~/.cache/circle-renderer/reference_times.json)");
     c.grade_cmd->add_flag("--measure-reference", g.measure_reference,
                           "Only time the reference (--reference, else this project's tiled kernel) on the 8 scenes "
                           "and write them with --json (for --ref-times)");

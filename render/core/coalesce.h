@@ -18,6 +18,22 @@
 
 namespace cr {
 
+struct Scene;
+
+/// Every value a pixel's color channel can hold, before or after any blend
+/// of `scene`: lo = 0 (colors, alphas and the background are >= 0, and so
+/// are sums and products of them), hi = twice the largest of the background
+/// and the circles' colors (1 for snow's ramp): rounding can lift a value by
+/// a factor of at most (1 + 2^-24)^3 a blend, below 2 for up to 3.9 million
+/// blends a pixel. `valid` false when a color is negative or not finite (no
+/// early stop is safe then).
+struct ValueBounds {
+    float lo = 0.f, hi = 2.f;
+    bool valid = true;
+};
+/// Host only (render/core/coalesce.cpp).
+ValueBounds value_bounds(const Scene& scene);
+
 /// The lowest and highest trajectory of one pixel's three color channels.
 struct Trajectories {
     float lo[3], hi[3];

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,17 @@ public:
     /// around each call, each followed by cudaDeviceSynchronize), as the
     /// student renderer's worker measures them.
     virtual bool course_timing() const { return false; }
+    /// One frame as a process of the course's binary runs it, inside the
+    /// renderer's own process: clear, advance and render, each followed by
+    /// a synchronize and timed with the host clock, back to back; then, when
+    /// `ppm_path` is not "", the image written there as a PPM file by that
+    /// process, as the course's binary writes it between frames. Returns the
+    /// three times (ms), or nullopt when the renderer lives in this process
+    /// (the caller then times the calls and writes the file itself).
+    virtual std::optional<std::vector<StageTime>> course_frame(const std::string& ppm_path) {
+        (void)ppm_path;
+        return std::nullopt;
+    }
     /// True when the renderer is known not to blend in order (demo kernel).
     virtual bool is_incorrect_by_design() const { return false; }
     /// Makes the next setup() start as a fresh run of the course's binary

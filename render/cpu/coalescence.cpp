@@ -70,19 +70,6 @@ void pixel_both_ways(const Scene& s, const std::vector<int>& list, const std::ve
 
 }  // namespace
 
-ValueBounds value_bounds(const Scene& s) {
-    ValueBounds b;
-    float top = 1.f;  // the flat background, and the snow ramp's brightest entry (its background is below)
-    if (s.shade != ShadeMode::Snow)
-        for (size_t k = 0; k < s.count(); ++k)
-            for (float v : {s.r[k], s.g[k], s.b[k]}) {
-                if (!std::isfinite(v) || v < 0.f) b.valid = false;
-                else top = std::max(top, v);
-            }
-    b.hi = 2.f * top;
-    return b;
-}
-
 int first_window_of(const std::vector<Fragment>& frags, const ValueBounds& bounds) {
     // Each blend shrinks the gap between the trajectories by its (1 - alpha):
     // walk back until what is left of hi - lo is below 2^-32. Floats near

@@ -24,6 +24,11 @@ enum class Op : uint32_t {
     Image = 6,    ///< text: region of width*height*16 bytes for getImage()'s pixels
     Quit = 7,     ///< delete the renderer and exit
     Profile = 8,  ///< arg 1: cudaProfilerStart(), 0: cudaProfilerStop() (in the student's runtime)
+    /// A frame as the course's process runs it: clearImage(), advanceAnimation(), render(), each followed
+    /// by cudaDeviceSynchronize() and timed, back to back; then, when the text names a file, getImage()
+    /// and that PPM file written by the worker itself, as the course's binary does between frames.
+    /// The reply's text: the three times in ms ("CLEAR ADVANCE RENDER").
+    CourseFrame = 9,
 };
 
 /// The student's calls, named in reports ("in render(), frame 3").

@@ -110,10 +110,10 @@ void StudentRenderer::stop_worker() {
     }
 }
 
-void StudentRenderer::fail(const std::string& what, Call c, int frame) {
+void StudentRenderer::fail(const std::string& what, Call c, int frame, bool hung) {
     if (options_.end_gently && worker_ && !worker_->process.exited()) quit_worker();
     else stop_worker();
-    throw StudentFault("student renderer: " + what, c, frame);
+    throw StudentFault("student renderer: " + what, c, frame, hung);
 }
 
 namespace {
@@ -172,12 +172,13 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     if (w == WaitResult::Ok) w = p.receive(&reply, sizeof reply, options_.call_timeout_s);
     std::string message(w == WaitResult::Ok ? reply.text_bytes : 0, '\0');
     if (w == WaitResult::Ok && !message.empty()) w = p.receive(message.data(), message.size(), kSendTimeout);
+    last_text_ = message;
     if (w == WaitResult::Timeout) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%g", options_.call_timeout_s);
         fail(std::string(call_name(c)) + " did not return within " + secs + " s" +
                  (frame >= 0 ? " (frame " + std::to_string(frame) + ")" : "") + "; the worker was stopped",
-             c, frame);
+             c, frame, /*hung=*/true);
     }
     if (w == WaitResult::Exited) {
         p.wait(5);
@@ -230,6 +231,20 @@ void StudentRenderer::advance() {
 }
 
 void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms; }
+
+std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::string& ppm_path) {
+    const Reply r = call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path);
+    // the reply's text is "CLEAR ADVANCE RENDER" (ms); call() read it into last_text_
+    double t[3] = {0, 0, 0};
+    if (std::sscanf(last_text_.c_str(), "%lf %lf %lf", &t[0], &t[1], &t[2]) != 3)
+        fail("the worker's frame reply has no times ('" + last_text_ + "')", Call::Render, frame_);
+    (void)r;
+    clear_ms_ = t[0];
+    advance_ms_ = t[1];
+    render_ms_ = t[2];
+    ++frame_;
+    return timings();
+}
 
 const Image& StudentRenderer::image() {
     if (!worker_) throw std::runtime_error("student renderer: no image (the renderer is not set up)");

@@ -47,9 +47,11 @@ struct StudentOptions {
 /// of 700)", or "student renderer: crashed (signal 11 (Segmentation fault))
 /// in render(), frame 0".
 struct StudentFault : std::runtime_error {
-    StudentFault(const std::string& what, Call call, int frame) : std::runtime_error(what), call(call), frame(frame) {}
+    StudentFault(const std::string& what, Call call, int frame, bool hung = false)
+        : std::runtime_error(what), call(call), frame(frame), hung(hung) {}
     Call call;
     int frame;  ///< the frame the call belonged to (-1: setup)
+    bool hung;  ///< the call did not return within the time limit (the worker was stopped)
 };
 
 /// The worker executable: $CR_STUDENT_WORKER, else beside this program (or
@@ -73,6 +75,8 @@ public:
     int frame() const override { return frame_; }
     void profiler_range(bool on) override;
     bool course_timing() const override { return true; }
+    /// Op::CourseFrame: the frame and its PPM file in the worker, as the course's process runs them.
+    std::optional<std::vector<StageTime>> course_frame(const std::string& ppm_path) override;
 
     /// Where the student's own output (printf, std::cout) goes.
     const std::string& log_path() const { return options_.log_path; }
@@ -96,7 +100,7 @@ private:
     Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0, int arg = 0);
     /// Stops the worker (its CUDA context may be broken) and throws
     /// StudentFault("student renderer: " + what).
-    [[noreturn]] void fail(const std::string& what, Call call, int frame);
+    [[noreturn]] void fail(const std::string& what, Call call, int frame, bool hung = false);
     /// Kills the worker and reaps it on another thread.
     void stop_worker();
     /// Asks the worker to delete the renderer and exit, and waits for it (5 s at most).
@@ -114,6 +118,7 @@ private:
     Image image_;
     int width_ = 0, height_ = 0, frame_ = 0;
     double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0;
+    std::string last_text_;  ///< the text of the worker's last reply (CourseFrame: the three times)
 };
 
 }  // namespace cr::student

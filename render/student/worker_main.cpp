@@ -145,6 +145,7 @@ private:
             case Op::Advance: frame_call(Call::AdvanceAnimation, [this] { entry_.advance(renderer_); }); break;
             case Op::Render: frame_call(Call::Render, [this] { entry_.render(renderer_); }); break;
             case Op::Image: image(req, text); break;
+            case Op::CourseFrame: course_frame(text); break;
             case Op::Profile:
                 if (entry_.profiler) entry_.profiler(req.arg);
                 send(Status::Ok, Call::None, 0, "");
@@ -249,6 +250,49 @@ private:
         if (!renderer_) return send(Status::Failed, call, 0, "no renderer set up");
         double ms = 0;
         if (run_call(call, fn, ms)) send(Status::Ok, call, ms, "");
+    }
+
+    /// Op::CourseFrame: the three calls back to back, then the PPM file at
+    /// `ppm_path` ("" = none) from getImage(), as the course's process does.
+    void course_frame(const std::string& ppm_path) {
+        if (!renderer_) return send(Status::Failed, Call::ClearImage, 0, "no renderer set up");
+        double ms[3] = {0, 0, 0};
+        if (!run_call(Call::ClearImage, [this] { entry_.clear(renderer_); }, ms[0]) ||
+            !run_call(Call::AdvanceAnimation, [this] { entry_.advance(renderer_); }, ms[1]) ||
+            !run_call(Call::Render, [this] { entry_.render(renderer_); }, ms[2]))
+            return;  // run_call replied
+        if (!ppm_path.empty()) {
+            int w = 0, h = 0, missing = 0;
+            const float* data = nullptr;
+            double image_ms = 0;
+            if (!run_call(Call::GetImage, [&] { missing = entry_.image(renderer_, &w, &h, &data); }, image_ms)) return;
+            if (missing || !data) return send(Status::BadImage, Call::GetImage, 0, "getImage() returned no image");
+            if (!write_ppm(ppm_path, data, w, h)) return send(Status::Failed, Call::None, 0, "cannot write " + ppm_path);
+        }
+        char times[96];
+        std::snprintf(times, sizeof times, "%.9g %.9g %.9g", ms[0], ms[1], ms[2]);
+        send(Status::Ok, Call::Render, ms[0] + ms[1] + ms[2], times);
+    }
+
+    /// A binary PPM of the w x h RGBA float image (row 0 at the bottom, as
+    /// the course stores it): the top row first, each channel clamped to
+    /// [0, 1] (NaN as 0) and scaled to 0..255, truncated.
+    static bool write_ppm(const std::string& path, const float* data, int w, int h) {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) return false;
+        std::fprintf(f, "P6\n%d %d\n255\n", w, h);
+        std::string row(size_t(w) * 3, '\0');
+        for (int j = h - 1; j >= 0; --j) {
+            const float* px = data + size_t(j) * w * 4;
+            for (int i = 0; i < w; ++i)
+                for (int c = 0; c < 3; ++c) {
+                    const float v = px[size_t(i) * 4 + c];
+                    const float v01 = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;  // NaN: 0
+                    row[size_t(i) * 3 + c] = static_cast<char>(static_cast<unsigned char>(255.f * v01));
+                }
+            std::fwrite(row.data(), 1, row.size(), f);
+        }
+        return std::fclose(f) == 0;
     }
 
     void image(const Request& req, const std::string& region_name) {

@@ -1,0 +1,89 @@
+// The T_ref cache of render grade (reference_cache.h).
+#include "render/reference_cache.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <stdexcept>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace cr {
+
+namespace {
+
+/// The whole file at `path` ("" when it cannot be read).
+std::string read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// The cache file's JSON object (empty for a missing or unreadable file).
+nlohmann::json read_cache(const std::string& path) {
+    const nlohmann::json j = nlohmann::json::parse(read_all(path), nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();
+}
+
+}  // namespace
+
+std::string reference_cache_path() {
+    if (const char* c = std::getenv("CR_REFERENCE_CACHE"); c && *c) return c;
+    fs::path base;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+    else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache";
+    else base = fs::temp_directory_path();
+    return (base / "circle-renderer" / "reference_times.json").string();
+}
+
+std::string reference_cache_key(const std::string& exe, const std::string& gpu, const std::string& snow_par) {
+    std::error_code ec;
+    const fs::path p = fs::absolute(exe, ec);
+    const auto size = fs::file_size(p, ec);
+    if (ec) throw std::runtime_error("the reference cache: cannot read " + exe + ": " + ec.message());
+    const auto mtime = fs::last_write_time(p, ec).time_since_epoch().count();
+    const size_t par = snow_par.empty() ? 0 : std::hash<std::string>{}(read_all(snow_par));
+    return p.lexically_normal().string() + "|" + std::to_string(size) + "|" + std::to_string(mtime) + "|" + gpu +
+           "|snow.par " + std::to_string(par);
+}
+
+std::optional<CachedReferenceTimes> find_cached_reference_times(const std::string& path, const std::string& key,
+                                                                const std::map<std::string, double>& scenes_wanted,
+                                                                int64_t now, double max_hours) {
+    const nlohmann::json j = read_cache(path);
+    if (!j.contains(key) || !j[key].is_object()) return std::nullopt;
+    const nlohmann::json& e = j[key];
+    CachedReferenceTimes t;
+    t.measured_at = e.value("measured_at", int64_t{0});
+    if (now < t.measured_at || static_cast<double>(now - t.measured_at) > max_hours * 3600.0) return std::nullopt;
+    if (!e.contains("scenes") || !e["scenes"].is_object()) return std::nullopt;
+    for (const auto& [scene, unused] : scenes_wanted) {
+        const auto it = e["scenes"].find(scene);
+        if (it == e["scenes"].end() || !it->is_number() || it->get<double>() <= 0) return std::nullopt;
+        t.scenes[scene] = it->get<double>();
+    }
+    return t;
+}
+
+bool store_reference_times(const std::string& path, const std::string& key, const CachedReferenceTimes& times) {
+    nlohmann::json j = read_cache(path);
+    j[key] = {{"measured_at", times.measured_at}, {"scenes", times.scenes}};
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << j.dump(2) << "\n";
+        if (!out) return false;
+    }
+    fs::rename(tmp, path, ec);  // whole or not at all, for a grade running beside this one
+    return !ec;
+}
+
+}  // namespace cr
