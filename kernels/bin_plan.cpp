@@ -32,30 +32,34 @@ BinPlan plan_bins(const Scene& s, const TileGrid& g, const CudaOptions& o, doubl
 /// bin (measured on the H200: docs/PERFORMANCE.md, steps 24 and 26).
 bool counting_pays(const BinPlan& plan, double mean) { return plan.coarse > 1 || mean < kCountTiles; }
 
+/// The mean of f(i) over up to 4096 evenly spaced circles i of `s` (0 for an
+/// empty scene): the planner's sample, cheap at setup for millions of circles.
+template <class F>
+double sampled_mean(const Scene& s, F f) {
+    const size_t n = s.count();
+    if (n == 0) return 0;
+    const size_t step = std::max<size_t>(1, n / 4096);
+    double sum = 0;
+    size_t sampled = 0;
+    for (size_t i = 0; i < n; i += step, ++sampled) sum += f(i);
+    return sum / static_cast<double>(sampled);
+}
+
 }  // namespace
 
 TileGrid coarse_grid(const TileGrid& g, int coarse) { return make_tile_grid(g.width, g.height, g.tile * coarse); }
 
 double mean_tiles_per_circle(const Scene& s, const TileGrid& g) {
-    const size_t n = s.count();
-    if (n == 0) return 0;
-    const size_t step = std::max<size_t>(1, n / 4096);
-    double tiles = 0;
-    size_t sampled = 0;
-    for (size_t i = 0; i < n; i += step, ++sampled)
-        tiles += static_cast<double>(
-            tiles_of_box(circle_pixel_box(s.x[i], s.y[i], s.radius[i], g.width, g.height), g.tile).count());
-    return tiles / static_cast<double>(sampled);
+    return sampled_mean(s, [&](size_t i) {
+        const PixelBox box = circle_pixel_box(s.x[i], s.y[i], s.radius[i], g.width, g.height);
+        return static_cast<double>(tiles_of_box(box, g.tile).count());
+    });
 }
 
 double mean_coverage(const Scene& s) {
-    const size_t n = s.count();
-    if (n == 0) return 0;
-    const size_t step = std::max<size_t>(1, n / 4096);
-    double area = 0;
-    size_t sampled = 0;
-    for (size_t i = 0; i < n; i += step, ++sampled) area += 3.14159265358979 * s.radius[i] * s.radius[i];
-    return area * static_cast<double>(n) / static_cast<double>(sampled);
+    // the sum over all circles: their count times the mean area of the sample
+    return static_cast<double>(s.count()) *
+           sampled_mean(s, [&](size_t i) { return 3.14159265358979 * s.radius[i] * s.radius[i]; });
 }
 
 // plan_bins, plus: no binning for scenes of few circle x tile tests; the

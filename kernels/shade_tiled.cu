@@ -120,6 +120,43 @@ __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileG
                                                [&](int i) { blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, i, sh); });
 }
 
+/// This thread's strip of tile (tx, ty): column threadIdx.x % TILE, rows
+/// (threadIdx.x / TILE) * ROWS .. + ROWS - 1 (see the file comment).
+template <int TILE, int ROWS>
+__device__ __forceinline__ Strip<ROWS> strip_of_thread(int tx, int ty) {
+    Strip<ROWS> s;
+    s.lx = static_cast<int>(threadIdx.x % TILE);
+    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
+    s.px = tx * TILE + s.lx;
+    s.py0 = ty * TILE + s.ly0;
+    return s;
+}
+
+/// The strip's incoming pixels into `in`: the background where the frame's
+/// clear was deferred (`from_background`) or outside the image, else the
+/// image's pixels (one coalesced read each).
+template <int ROWS>
+__device__ __forceinline__ void load_incoming(const Strip<ROWS>& s, const DeviceCircles& c, const TileGrid& g,
+                                              const float4* image, bool from_background, float4 (&in)[ROWS]) {
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        const float bg = background_value(c.shade, py, g.height);
+        in[k] = make_float4(bg, bg, bg, 1.f);
+        if (!from_background && s.px < g.width && py < g.height) in[k] = image[size_t(py) * g.width + s.px];
+    }
+}
+
+/// Writes the strip's pixels that lie inside the image (one coalesced write each).
+template <int ROWS>
+__device__ __forceinline__ void store_strip(const Strip<ROWS>& s, const TileGrid& g, float4* image) {
+#pragma unroll
+    for (int k = 0; k < ROWS; ++k) {
+        const int py = s.py0 + k;
+        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
+    }
+}
+
 /// Shades one tile. `from_background`: the frame's clear was deferred to
 /// this launch, so the pixels start from the background instead of being
 /// read (the renderer's clear() then launches nothing: one 16 MB write and
@@ -130,19 +167,9 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
                                            TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    Strip<ROWS> s;
-    s.lx = static_cast<int>(threadIdx.x % TILE);
-    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
-    s.px = tx * TILE + s.lx;
-    s.py0 = ty * TILE + s.ly0;
+    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
-        const float bg = background_value(c.shade, py, g.height);
-        s.acc[k] = make_float4(bg, bg, bg, 1.f);
-        if (!from_background && s.px < g.width && py < g.height) s.acc[k] = image[size_t(py) * g.width + s.px];
-    }
+    load_incoming(s, c, g, image, from_background, s.acc);
     const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
     const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
     Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
@@ -155,11 +182,7 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
         blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
         __syncthreads();  // everyone is done with the list before the next chunk overwrites it
     }
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
-        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
-    }
+    store_strip(s, g, image);
 }
 
 // ---- Coalescence: exact early stopping (VARIANT kCoalesce) -----------------
@@ -311,31 +334,17 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
                                                      TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    Strip<ROWS> s;
-    s.lx = static_cast<int>(threadIdx.x % TILE);
-    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
-    s.px = tx * TILE + s.lx;
-    s.py0 = ty * TILE + s.ly0;
+    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
     float4 in[ROWS];
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
-        const float bg = background_value(c.shade, py, g.height);
-        in[k] = make_float4(bg, bg, bg, 1.f);
-        if (!from_background && s.px < g.width && py < g.height) in[k] = image[size_t(py) * g.width + s.px];
-    }
+    load_incoming(s, c, g, image, from_background, in);
     const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
     const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     int64_t k0 = find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b, sh);
     while (!blend_from<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, in, tx, ty, begin, end, k0, b, sh))
         k0 = max(int64_t{0}, chunks - 2 * max(int64_t{1}, chunks - k0));  // twice the window; k0 = 0 always meets
-#pragma unroll
-    for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
-        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
-    }
+    store_strip(s, g, image);
 }
 
 /// One tile, with or without exact early stopping (VARIANT kCoalesce).
@@ -455,7 +464,7 @@ int resident_blocks(Kernel kernel, int threads) {
 
 /// resident_blocks of the persistent kernel launch_variant launches for
 /// `cull` (strip masks win over row culling, as there; 16x16, 4 rows only).
-template <int TILE, int R, bool SNOW, int STOP>
+template <bool SNOW, int STOP>
 int occupancy_blocks_16x4(int cull) {
     if (cull & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask | STOP>, 64);
     if (cull & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull | STOP>, 64);
@@ -466,8 +475,7 @@ template <int TILE, int R, bool SNOW>
 int occupancy_blocks(int cull) {
     constexpr int kThreads = TILE * TILE / R;
     if constexpr (TILE == 16 && R == 4)
-        return cull & kCoalesce ? occupancy_blocks_16x4<TILE, R, SNOW, kCoalesce>(cull)
-                                : occupancy_blocks_16x4<TILE, R, SNOW, 0>(cull);
+        return cull & kCoalesce ? occupancy_blocks_16x4<SNOW, kCoalesce>(cull) : occupancy_blocks_16x4<SNOW, 0>(cull);
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }
 

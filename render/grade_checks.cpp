@@ -183,19 +183,16 @@ std::vector<GradeCheck> run_grade_checks(Renderer& student, const std::vector<Ch
     std::string hung;  // the first check in which the renderer hung: it is not run again
     for (size_t i = 0; i < jobs.size(); ++i) {
         const CheckJob& j = jobs[i];
-        const std::string what = j.scene + " " + std::to_string(j.width) + "x" + std::to_string(j.height);
-        if (!hung.empty()) {
+        if (hung.empty()) {
+            std::fprintf(stderr, "  check %s %dx%d (seed %u)\n", j.scene.c_str(), j.width, j.height, j.seed);
+            out.push_back(check_one(student, refs.scene(i), j.width, j.height, refs, i));
+            if (out.back().hung) hung = j.scene + " " + std::to_string(j.width) + "x" + std::to_string(j.height);
+        } else {
             GradeCheck skipped;
             skipped.why = "not run: your renderer hung in the check of " + hung;
             skipped.hung = true;
             out.push_back(skipped);
-            refs.reference(i);
-            refs.release(i);
-            continue;
         }
-        std::fprintf(stderr, "  check %s %dx%d (seed %u)\n", j.scene.c_str(), j.width, j.height, j.seed);
-        out.push_back(check_one(student, refs.scene(i), j.width, j.height, refs, i));
-        if (out.back().hung) hung = what;
         refs.reference(i);  // waits (and rethrows) if the check did not
         refs.release(i);
     }

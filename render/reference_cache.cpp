@@ -5,13 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
-#include <unistd.h>
+#include "render/core/output_file.h"
+#include "render/core/text.h"
 
 namespace fs = std::filesystem;
 
@@ -19,15 +18,9 @@ namespace cr {
 
 namespace {
 
-/// The whole file at `path` ("" when it cannot be read).
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 /// The cache file's JSON object (empty for a missing or unreadable file).
 nlohmann::json read_cache(const std::string& path) {
-    const nlohmann::json j = nlohmann::json::parse(read_all(path), nullptr, false);
+    const nlohmann::json j = nlohmann::json::parse(read_file_bytes(path), nullptr, false);
     return j.is_object() ? j : nlohmann::json::object();
 }
 
@@ -48,7 +41,7 @@ std::string reference_cache_key(const std::string& exe, const std::string& gpu, 
     const auto size = fs::file_size(p, ec);
     if (ec) throw std::runtime_error("the reference cache: cannot read " + exe + ": " + ec.message());
     const auto mtime = fs::last_write_time(p, ec).time_since_epoch().count();
-    const size_t par = snow_par.empty() ? 0 : std::hash<std::string>{}(read_all(snow_par));
+    const size_t par = snow_par.empty() ? 0 : std::hash<std::string>{}(read_file_bytes(snow_par));
     return p.lexically_normal().string() + "|" + std::to_string(size) + "|" + std::to_string(mtime) + "|" + gpu +
            "|snow.par " + std::to_string(par);
 }
@@ -76,14 +69,12 @@ bool store_reference_times(const std::string& path, const std::string& key, cons
     j[key] = {{"measured_at", times.measured_at}, {"scenes", times.scenes}};
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
-    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << j.dump(2) << "\n";
-        if (!out) return false;
+    try {
+        write_text_file(path, j.dump(2) + "\n");  // whole or not at all, for a grade running beside this one
+    } catch (const FileError&) {
+        return false;
     }
-    fs::rename(tmp, path, ec);  // whole or not at all, for a grade running beside this one
-    return !ec;
+    return true;
 }
 
 }  // namespace cr

@@ -191,7 +191,7 @@ make_class() {
 part_class() {
   nvidia-smi --query-gpu=index,name --format=csv,noheader | tee "$L/device.txt"
   export CR_STUDENT_CACHE=$PWD/.dev/student-cache
-  local c=/tmp/class14 r=$OUT/class_results s0 id
+  local c=/tmp/class14 r=/tmp/class_results s0 id  # kept out of $OUT (its many files would not all come back)
   make_class $c
   s0=$(date +%s.%N); $R grade --class $c --out $r > "$L/class_first.txt" 2>&1
   say "class first rc=$? wall $(since $s0) gpus $(nvidia-smi -L | wc -l)"
@@ -207,6 +207,7 @@ part_class() {
     say "alone $id rc=$? $(grep -E '^Total|total' "$L/alone_$id.txt" | tail -n 1)"
   done
   rm -rf $r/unpacked
+  cp -r $r "$L/class_results"  # into logs.tgz
 }
 
 case "${PART:-check}" in

@@ -158,24 +158,16 @@ TEST(PixelStory, SceneAtFrameAdvancesOnTheCpu) {
 
 // ---- the T_ref cache of render grade -----------------------------------------
 
-/// A scratch folder for one test, removed after it.
-struct CacheDir {
-    std::filesystem::path dir;
-    CacheDir() {
-        std::string t = (std::filesystem::temp_directory_path() / "cr-refcache-XXXXXX").string();
-        dir = mkdtemp(t.data());
-    }
-    ~CacheDir() { std::filesystem::remove_all(dir); }
-    std::string file(const std::string& name, const std::string& text) const {
-        std::ofstream(dir / name) << text;
-        return (dir / name).string();
-    }
-};
+/// Writes `text` to the file `name` in `d`; returns its path.
+std::string put_file(const TempDir& d, const std::string& name, const std::string& text) {
+    std::ofstream(d.dir() / name) << text;
+    return (d.dir() / name).string();
+}
 
 TEST(ReferenceCache, AnEntryServesOnlyItsReferenceGpuAndSnowParForTwelveHours) {
-    const CacheDir d;
-    const std::string exe = d.file("render_ref", "binary"), par = d.file("snow.par", "2\n0 0 0 0 0 0 .1\n");
-    const std::string cache = (d.dir / "sub" / "times.json").string();  // the folder is made when stored
+    const TempDir d("refcache");
+    const std::string exe = put_file(d, "render_ref", "binary"), par = put_file(d, "snow.par", "2\n0 0 0 0 0 0 .1\n");
+    const std::string cache = (d.dir() / "sub" / "times.json").string();  // the folder is made when stored
     const std::string key = reference_cache_key(exe, "NVIDIA H200 (sm_90)", par);
     const std::map<std::string, double> wanted = {{"rgb", 0}, {"rand10k", 0}};
     EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 1000));  // no file yet: no entry, no error
@@ -193,21 +185,21 @@ TEST(ReferenceCache, AnEntryServesOnlyItsReferenceGpuAndSnowParForTwelveHours) {
     EXPECT_FALSE(find_cached_reference_times(cache, key, {{"rgb", 0}, {"micro2M", 0}}, 1000));  // a scene missing
     // another GPU, another snow.par, a rebuilt reference: other keys
     EXPECT_NE(reference_cache_key(exe, "NVIDIA A100 (sm_80)", par), key);
-    EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", d.file("snow2.par", "1\n0 0 0 0 0 0 .1\n")), key);
+    EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", put_file(d, "snow2.par", "1\n0 0 0 0 0 0 .1\n")), key);
     EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", ""), key);
-    d.file("render_ref", "a longer binary");
+    put_file(d, "render_ref", "a longer binary");
     EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", par), key);
     // a second key is added beside the first
     t.scenes = {{"rgb", 0.2}, {"rand10k", 0.6}};
     ASSERT_TRUE(store_reference_times(cache, "other", t));
     EXPECT_EQ(find_cached_reference_times(cache, key, wanted, 1000)->scenes.at("rgb"), 0.0977);
     EXPECT_EQ(find_cached_reference_times(cache, "other", wanted, 1000)->scenes.at("rgb"), 0.2);
-    EXPECT_THROW(reference_cache_key((d.dir / "missing").string(), "gpu", ""), std::runtime_error);
+    EXPECT_THROW(reference_cache_key((d.dir() / "missing").string(), "gpu", ""), std::runtime_error);
 }
 
 TEST(ReferenceCache, AFileThatIsNotJsonIsNoEntryAndIsReplacedWhenStored) {
-    const CacheDir d;
-    const std::string cache = d.file("times.json", "{ not json");
+    const TempDir d("refcache");
+    const std::string cache = put_file(d, "times.json", "{ not json");
     EXPECT_FALSE(find_cached_reference_times(cache, "k", {{"rgb", 0}}, 5));
     CachedReferenceTimes t;
     t.measured_at = 5;

@@ -15,7 +15,6 @@
 
 namespace cr {
 
-
 /// One pixel, stopped early.
 struct CoalescedPixel {
     float rgb[3] = {0, 0, 0};

@@ -155,7 +155,8 @@ struct InCall {
 
 }  // namespace
 
-Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg) {
+Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg,
+                            std::string* reply_text) {
     if (!worker_) start_worker();
     const InCall marker(in_call_, in_frame_, c, frame);
     ChildProcess& p = worker_->process;
@@ -172,7 +173,7 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     if (w == WaitResult::Ok) w = p.receive(&reply, sizeof reply, options_.call_timeout_s);
     std::string message(w == WaitResult::Ok ? reply.text_bytes : 0, '\0');
     if (w == WaitResult::Ok && !message.empty()) w = p.receive(message.data(), message.size(), kSendTimeout);
-    last_text_ = message;
+    if (reply_text) *reply_text = message;
     if (w == WaitResult::Timeout) {
         char secs[32];
         std::snprintf(secs, sizeof secs, "%g", options_.call_timeout_s);
@@ -233,12 +234,11 @@ void StudentRenderer::advance() {
 void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms; }
 
 std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::string& ppm_path) {
-    const Reply r = call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path);
-    // the reply's text is "CLEAR ADVANCE RENDER" (ms); call() read it into last_text_
+    std::string times;  // "CLEAR ADVANCE RENDER" (ms)
+    call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path, 0, 0, &times);
     double t[3] = {0, 0, 0};
-    if (std::sscanf(last_text_.c_str(), "%lf %lf %lf", &t[0], &t[1], &t[2]) != 3)
-        fail("the worker's frame reply has no times ('" + last_text_ + "')", Call::Render, frame_);
-    (void)r;
+    if (std::sscanf(times.c_str(), "%lf %lf %lf", &t[0], &t[1], &t[2]) != 3)
+        fail("the worker's frame reply has no times ('" + times + "')", Call::Render, frame_);
     clear_ms_ = t[0];
     advance_ms_ = t[1];
     render_ms_ = t[2];

@@ -97,7 +97,11 @@ public:
 
 private:
     struct Worker;
-    Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0, int arg = 0);
+    /// Sends one request to the worker and waits for its reply (a fault,
+    /// a hang or a CUDA error throws StudentFault); `reply_text`, when
+    /// given, gets the reply's text.
+    Reply call(Op op, Call call, int frame, const std::string& text = "", uint64_t region_bytes = 0, int arg = 0,
+               std::string* reply_text = nullptr);
     /// Stops the worker (its CUDA context may be broken) and throws
     /// StudentFault("student renderer: " + what).
     [[noreturn]] void fail(const std::string& what, Call call, int frame, bool hung = false);
@@ -118,7 +122,6 @@ private:
     Image image_;
     int width_ = 0, height_ = 0, frame_ = 0;
     double clear_ms_ = 0, advance_ms_ = 0, render_ms_ = 0;
-    std::string last_text_;  ///< the text of the worker's last reply (CourseFrame: the three times)
 };
 
 }  // namespace cr::student
