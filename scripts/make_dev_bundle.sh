@@ -15,8 +15,8 @@ build=${CR_BUILD_DIR:-build}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/.dev"
-binaries="render render-student-worker tests/gpu_tests tests/course_like_main"
-[ "${SLIM:-0}" = 1 ] && binaries="render render-student-worker"
+binaries="render render-student-worker libcr_cuda_gate.so tests/gpu_tests tests/course_like_main"
+[ "${SLIM:-0}" = 1 ] && binaries="render render-student-worker libcr_cuda_gate.so"
 for b in $binaries; do
   [ -x "$build/$b" ] || { echo "make_dev_bundle: $build/$b is missing (build first: cmake --build $build)" >&2; exit 2; }
   cp "$build/$b" "$stage/.dev/"

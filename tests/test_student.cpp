@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "render/student/process.h"
 #include "render/student/protocol.h"
@@ -88,6 +89,35 @@ TEST(ChildProcess, ReceiveTimesOutOnASilentChild) {
     char c;
     EXPECT_EQ(p.receive(&c, 1, 0.2), WaitResult::Timeout);
 }  // the destructor kills and reaps the child
+
+TEST(GatedRun, TheProgramWaitsAtItsFirstDriverLoadUntilFinishLetsItOn) {
+    const std::string gate = find_cuda_gate();
+    ASSERT_FALSE(gate.empty()) << "libcr_cuda_gate.so not found beside the test";
+    const fs::path mark = fs::temp_directory_path() / ("cr_gate_mark_" + std::to_string(getpid()));
+    fs::remove(mark);
+    GatedRun run({GATE_PROBE_EXE, mark.string()}, "", gate);
+    ASSERT_TRUE(run.reached_gate(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(fs::exists(mark)) << "the program went past its driver load before finish()";
+    const CapturedRun r = run.finish(10);
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.output, "start\npast the driver load\n");
+    EXPECT_TRUE(fs::exists(mark));
+    fs::remove(mark);
+}
+
+TEST(GatedRun, WithoutTheGateLibraryOrAGateToMeetTheProgramJustRuns) {
+    GatedRun plain({GATE_PROBE_EXE}, "", "");
+    EXPECT_FALSE(plain.reached_gate(10));
+    EXPECT_EQ(plain.finish(10).output, "start\npast the driver load\n");
+    GatedRun no_driver({"/bin/sh", "-c", "echo no CUDA here; exit 4"}, "", find_cuda_gate());
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(no_driver.reached_gate(10));  // it exits without loading a driver: no wait for the limit
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    const CapturedRun r = no_driver.finish(10);
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_EQ(r.output, "no CUDA here\n");
+}
 
 TEST(Protocol, SceneSurvivesTheSharedRegion) {
     cr::Scene s = cr::make_scene("fireworks", 3);

@@ -57,7 +57,54 @@ struct SceneGrade {
     std::string ref_note;   ///< where T_ref came from when not the chosen reference, and why
     bool beyond_year = false;  ///< not a scene of the folder's course year
     int t_runs = 0;            ///< timing runs of the student's renderer (fewer than 3 when settled early)
+    double ref_wall_s = 0, t_wall_s = 0;  ///< wall time spent timing the reference and the student
     std::optional<int> score;
+};
+
+/// The course's render_ref's timing runs, in the order the grade asks for
+/// them, each started one run ahead: while one run uses the GPU, the next is
+/// already past exec, the dynamic loader and its scene (generated on the
+/// CPU: 0.x s for rand1M and micro2M), held at its first load of the CUDA
+/// driver (student::GatedRun) until the run before it has exited. So runs
+/// never share the GPU, and the grade waits less between them. Without the
+/// gate library, or for a reference the gate cannot hold (the probe says),
+/// each run starts when the one before it has ended.
+class ReferenceRuns {
+public:
+    ReferenceRuns(std::string exe, fs::path cwd, std::string gate)
+        : exe_(std::move(exe)), cwd_(std::move(cwd)), gate_(std::move(gate)) {}
+    /// Whether runs start one ahead.
+    bool ahead() const { return !gate_.empty(); }
+    /// One run of `scene` as checker.py runs it (600 s at most); `next`: the
+    /// scene of the run after it ("" when none), started now and held.
+    student::CapturedRun run(const std::string& scene, const std::string& next) {
+        std::unique_ptr<student::GatedRun> now = pending_scene_ == scene ? std::move(pending_) : nullptr;
+        pending_.reset();
+        pending_scene_.clear();
+        if (!now) now = start(scene);
+        if (ahead() && !now->reached_gate(600)) {
+            std::fprintf(stderr, "render grade: %s ran without reaching the CUDA gate: its runs start one by one now\n",
+                         exe_.c_str());
+            gate_.clear();
+        }
+        if (ahead() && !next.empty()) {
+            pending_ = start(next);
+            pending_scene_ = next;
+        }
+        return now->finish(600);
+    }
+
+private:
+    std::unique_ptr<student::GatedRun> start(const std::string& scene) const {
+        return std::make_unique<student::GatedRun>(
+            std::vector<std::string>{exe_, "-r", "cuda", "-b", "0:4", scene, "-s", "1024", "-f", "logs/output"},
+            cwd_.string(), gate_);
+    }
+    std::string exe_;
+    fs::path cwd_;
+    std::string gate_;  ///< "" = no run ahead
+    std::unique_ptr<student::GatedRun> pending_;
+    std::string pending_scene_;
 };
 
 /// Where T_ref comes from.
@@ -67,6 +114,8 @@ struct Reference {
     /// T_ref per scene given by --ref-times (measured before, e.g. once per
     /// GPU for a whole class); empty: measured here.
     std::map<std::string, double> given;
+    /// The reference's runs (null when exe is "").
+    std::shared_ptr<ReferenceRuns> runs;
 };
 
 /// The grade's scratch folder (removed at the end): the reference's working
@@ -109,16 +158,17 @@ std::string last_line(const std::string& output) {
     return output.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
 }
 
-/// The minimum Total of 3 runs of `exe` on `scene`, run as checker.py runs
-/// it, in `cwd`; nullopt with `error` when a run gives no time.
-std::optional<double> reference_time(const std::string& exe, const std::string& scene, const fs::path& cwd,
-                                     std::string& error) {
+/// The minimum Total of 3 runs of the reference on `scene`, run as
+/// checker.py runs it; `next`: the scene timed after this one ("" none),
+/// whose first run starts during this scene's last. nullopt with `error`
+/// when a run gives no time.
+std::optional<double> reference_time(ReferenceRuns& runs, const std::string& exe, const std::string& scene,
+                                     const std::string& next, std::string& error) {
     std::optional<double> best;
     for (int k = 0; k < kTimingRuns; ++k) {
         student::CapturedRun run;
         try {
-            run = student::run_captured({exe, "-r", "cuda", "-b", "0:4", scene, "-s", "1024", "-f", "logs/output"}, 600,
-                                        cwd.string());
+            run = runs.run(scene, k + 1 < kTimingRuns ? scene : next);
         } catch (const student::ProcessError& e) {
             error = e.what();
             return std::nullopt;
@@ -164,17 +214,22 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
         throw std::invalid_argument("--reference '" + a.reference + "' is not an executable file");
     std::vector<std::string> candidates = folder.reference_binaries;
     if (!a.reference.empty()) candidates = {a.reference};
+    const std::string gate = student::find_cuda_gate();
     for (const auto& exe : candidates) {
         std::string why;
         try {
-            const student::CapturedRun probe =
-                student::run_captured({exe, "-r", "cuda", "-b", "0:1", "rgb", "-s", "64"}, 120, scratch.string());
-            if (probe.exit_code == 0 && parse_course_total_ms(probe.output))
-                return Reference{exe, "reference: the course's " + exe +
-                                          " (run as checker.py runs it: -r cuda -b 0:4 SCENE -s 1024 -f logs/output, "
-                                          "min of 3)",
-                                 {}};
-            why = probe.exit_text;
+            student::GatedRun probe({exe, "-r", "cuda", "-b", "0:1", "rgb", "-s", "64"}, scratch.string(), gate);
+            const bool held = !gate.empty() && probe.reached_gate(120);
+            const student::CapturedRun run = probe.finish(120);
+            if (run.exit_code == 0 && parse_course_total_ms(run.output))
+                return Reference{exe,
+                                 "reference: the course's " + exe +
+                                     " (run as checker.py runs it: -r cuda -b 0:4 SCENE -s 1024 -f logs/output, "
+                                     "min of 3" + (held ? "; each run started during the one before, held before its "
+                                                          "first CUDA call until that one exited" : "") + ")",
+                                 {},
+                                 std::make_shared<ReferenceRuns>(exe, scratch, held ? gate : "")};
+            why = run.exit_text;
         } catch (const student::ProcessError& e) {
             why = e.what();
         }
@@ -182,7 +237,7 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
     }
     return Reference{"", "reference: this project's tiled kernel timed the course's way (no course render_ref runs "
                          "here; give one with --reference), faster than the course's: scores are stricter",
-                     {}};
+                     {}, nullptr};
 }
 
 /// T_ref per scene from --ref-times' JSON (--measure-reference writes it:
@@ -208,13 +263,13 @@ Reference given_reference(const std::string& path) {
 /// T_ref of `scene` (given by --ref-times, else the min of 3 runs of the
 /// chosen reference); `note` says where it came from when not from the
 /// chosen reference, and why.
-std::optional<double> time_reference(const std::string& scene, const Scene& timed, const Reference& ref,
-                                     const fs::path& scratch, std::string& note) {
+std::optional<double> time_reference(const std::string& scene, const std::string& next, const Scene& timed,
+                                     const Reference& ref, const fs::path& scratch, std::string& note) {
     const auto given = ref.given.find(scene);
     if (given != ref.given.end()) return given->second;
     std::string ref_error;
     std::optional<double> t;
-    if (!ref.exe.empty()) t = reference_time(ref.exe, scene, scratch, ref_error);
+    if (!ref.exe.empty() && ref.runs) t = reference_time(*ref.runs, ref.exe, scene, next, ref_error);
     if (t) return t;
     const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
     std::string tiled_error;
@@ -227,11 +282,17 @@ std::optional<double> time_reference(const std::string& scene, const Scene& time
 /// T_ref comes first, so that T stops after one run when more runs would
 /// not change the score (timing_settled: an incorrect scene, or T far above
 /// the course's 10 x T_ref floor).
-void time_scene(SceneGrade& g, Renderer& student, const Reference& ref, const GradeScenes& scenes, const fs::path& scratch) {
+/// `next`: the scene timed after this one ("" none).
+void time_scene(SceneGrade& g, const std::string& next, Renderer& student, const Reference& ref,
+                const GradeScenes& scenes, const fs::path& scratch) {
     const Scene timed = scenes.make(g.scene, 0);  // checker.py times with the default seed
-    g.t_ref_ms = time_reference(g.scene, timed, ref, scratch, g.ref_note);
+    const auto t0 = std::chrono::steady_clock::now();
+    g.t_ref_ms = time_reference(g.scene, next, timed, ref, scratch, g.ref_note);
+    const auto t1 = std::chrono::steady_clock::now();
     const auto settled = [&](double best) { return timing_settled(g.check.pass, best, g.t_ref_ms); };
     g.t_ms = course_process_time(student, timed, scratch / "logs", g.t_error, settled, &g.t_runs);
+    g.ref_wall_s = std::chrono::duration<double>(t1 - t0).count();
+    g.t_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (!g.ref_note.empty() && g.beyond_year) g.ref_note += ": " + g.scene + " is beyond your folder's course year";
     if (g.t_ms && g.t_ref_ms) g.score = course_scene_score(g.check.pass, *g.t_ms, *g.t_ref_ms);
     else if (!g.check.pass) g.score = 0;
@@ -434,9 +495,12 @@ int run_measure_reference(const GradeArgs& a) {
     std::printf("%s\n", ref.label.c_str());
     nlohmann::json j = {{"reference", ref.label}, {"device", gpu_description()}, {"snow_par", scenes.particle_note()},
                         {"scenes", nlohmann::json::object()}, {"notes", nlohmann::json::object()}};
-    for (const auto& scene : course_scored_scenes()) {
+    const auto& scored = course_scored_scenes();
+    for (size_t i = 0; i < scored.size(); ++i) {
+        const std::string& scene = scored[i];
         std::string note;
-        const std::optional<double> t = time_reference(scene, scenes.make(scene, 0), ref, scratch.path(), note);
+        const std::optional<double> t =
+            time_reference(scene, i + 1 < scored.size() ? scored[i + 1] : "", scenes.make(scene, 0), ref, scratch.path(), note);
         std::printf("%-12s %s%s\n", scene.c_str(), cell(t).c_str(), note.empty() ? "" : ("  (" + note + ")").c_str());
         j["scenes"][scene] = t ? nlohmann::json(*t) : nlohmann::json(nullptr);
         if (!note.empty()) j["notes"][scene] = note;
@@ -464,6 +528,7 @@ int run_grade(const GradeArgs& a) {
     std::vector<CheckJob> extra_jobs;
     std::vector<GradeCheck> extra;
     std::vector<SceneGrade> grades = check_everything(*student, scenes, a.seed, folder, extra_jobs, extra);
+    const double checks_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string hung = first_hang(grades);
     for (size_t i = 0; i < grades.size(); ++i) {
         if (!hung.empty()) {  // each run would wait the whole time limit: not timed, 0 points (incorrect)
@@ -473,7 +538,7 @@ int run_grade(const GradeArgs& a) {
         }
         std::fprintf(stderr, "[%zu/%zu] %s: timing (T_ref, then up to 3 fresh runs of yours) ...\n", i + 1, grades.size(),
                      grades[i].scene.c_str());
-        time_scene(grades[i], *student, ref, scenes, scratch.path());
+        time_scene(grades[i], i + 1 < grades.size() ? grades[i + 1].scene : "", *student, ref, scenes, scratch.path());
     }
     if (!cache_key.empty() && !cached) remember_reference(grades, cache_key);
     print_grade_table(grades, ref);
@@ -484,8 +549,15 @@ int run_grade(const GradeArgs& a) {
                         {"scenes", grade_json(grades, a.artifacts_dir)},
                         {"total", total_score(grades)}, {"max", static_cast<int>(grades.size()) * kCourseSceneMax}};
     print_extra_checks(extra_jobs, extra, j);
-    std::printf("Graded in %.1f s of wall time.\n", wall);
+    double ref_s = 0, t_s = 0;
+    for (const auto& g : grades) {
+        ref_s += g.ref_wall_s;
+        t_s += g.t_wall_s;
+    }
+    std::printf("Graded in %.1f s of wall time (start-up and checks %.1f s, timing the reference %.1f s, timing yours "
+                "%.1f s).\n", wall, checks_s, ref_s, t_s);
     j["wall_s"] = wall;
+    j["wall_split_s"] = {{"checks", checks_s}, {"reference_timing", ref_s}, {"student_timing", t_s}};
     if (!a.json_path.empty()) write_text_file(a.json_path, j.dump(2) + "\n");
     return kExitOk;
 }

@@ -3,6 +3,7 @@
 #include <uv.h>
 
 #include <csignal>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -257,14 +258,10 @@ std::string ChildProcess::describe_exit() const {
     return "exit code " + std::to_string(impl_->exit_status);
 }
 
-CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd,
-                         const std::vector<std::string>& env) {
-    ProcessOptions o;
-    o.argv = argv;
-    o.cwd = cwd;
-    o.env = env;
-    o.capture_output = true;
-    ChildProcess p(o);
+namespace {
+
+/// Waits for `p` to end (killed after timeout_s) and gives its outcome.
+CapturedRun finish_captured(ChildProcess& p, double timeout_s) {
     CapturedRun run;
     run.timed_out = p.wait(timeout_s) == WaitResult::Timeout;
     if (run.timed_out) p.kill();
@@ -273,6 +270,63 @@ CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s,
     run.term_signal = p.term_signal();
     run.exit_text = p.describe_exit();
     return run;
+}
+
+ProcessOptions gated_options(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate) {
+    ProcessOptions o;
+    o.argv = argv;
+    o.cwd = cwd;
+    o.capture_output = true;
+    o.protocol_pipes = !gate.empty();  // fd 3: the go, fd 4: 'W' at the gate
+    if (!gate.empty()) {
+        const char* preload = std::getenv("LD_PRELOAD");
+        o.env = {"LD_PRELOAD=" + gate + (preload && *preload ? std::string(":") + preload : ""), "CR_CUDA_GATE=1"};
+    }
+    return o;
+}
+
+}  // namespace
+
+CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd,
+                         const std::vector<std::string>& env) {
+    ProcessOptions o;
+    o.argv = argv;
+    o.cwd = cwd;
+    o.env = env;
+    o.capture_output = true;
+    ChildProcess p(o);
+    return finish_captured(p, timeout_s);
+}
+
+GatedRun::GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library)
+    : process_(gated_options(argv, cwd, gate_library)), asked_(gate_library.empty()) {}
+
+bool GatedRun::reached_gate(double timeout_s) {
+    if (!asked_) {
+        asked_ = true;
+        char w = 0;
+        at_gate_ = process_.receive(&w, 1, timeout_s) == WaitResult::Ok && w == 'W';
+    }
+    return at_gate_;
+}
+
+CapturedRun GatedRun::finish(double timeout_s) {
+    const char go = 'G';
+    process_.send(&go, 1, 1);  // a program gone, or past a gate it never met, takes no go: nothing to do
+    return finish_captured(process_, timeout_s);
+}
+
+std::string find_cuda_gate() {
+    const char* name = "libcr_cuda_gate.so";
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (const auto& dir : {self.parent_path(), self.parent_path().parent_path()})
+            if (std::filesystem::exists(dir / name)) return (dir / name).string();
+#ifdef CR_CUDA_GATE_PATH
+    if (std::filesystem::exists(CR_CUDA_GATE_PATH)) return CR_CUDA_GATE_PATH;
+#endif
+    return "";
 }
 
 std::string find_on_path(const std::string& program) {

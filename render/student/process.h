@@ -85,6 +85,33 @@ struct CapturedRun {
 CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "",
                          const std::vector<std::string>& env = {});
 
+/// A program started now but held back where it first loads the CUDA
+/// driver (libcr_cuda_gate.so preloaded: cuda_gate.c) until finish() lets
+/// it on: its start-up before that (exec, the dynamic loader, its own CPU
+/// work such as generating a scene) may overlap another program's GPU work,
+/// while its own GPU work starts only when its owner says. Output captured.
+/// A program that loads the driver some other way is not held (reached_gate()
+/// then says no); so is every program when `gate_library` is "".
+class GatedRun {
+public:
+    /// Starts `argv` in `cwd`. Throws ProcessError when it cannot be spawned.
+    GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library);
+    /// Waits (at most timeout_s) until the program waits at the gate: true;
+    /// false when it exited, or ran on, without reaching it.
+    bool reached_gate(double timeout_s);
+    /// Lets the program on, waits for its exit (killed after timeout_s) and
+    /// gives its outcome.
+    CapturedRun finish(double timeout_s);
+
+private:
+    ChildProcess process_;
+    bool asked_ = false, at_gate_ = false;
+};
+
+/// The gate library beside this program (libcr_cuda_gate.so), else where
+/// the build put it; "" when not found.
+std::string find_cuda_gate();
+
 /// The absolute path of `program` found on PATH ("" when not found).
 std::string find_on_path(const std::string& program);
 

@@ -28,6 +28,7 @@ struct StudentRenderer::Worker {
     SharedRegion status;
     ChildProcess process;
     SharedRegion scene, image;
+    WaitResult load_sent = WaitResult::Ok;  ///< how sending a spare's Load request ended
 };
 
 namespace {
@@ -64,6 +65,20 @@ std::string find_worker() {
     return "";
 }
 
+namespace {
+
+/// Marks a call in progress for other threads (StudentRenderer::call_in_progress).
+struct InCall {
+    InCall(std::atomic<int>& call, std::atomic<int>& frame, Call c, int f) : call_(call) {
+        frame.store(f);
+        call.store(static_cast<int>(c));
+    }
+    ~InCall() { call_.store(static_cast<int>(Call::None)); }
+    std::atomic<int>& call_;
+};
+
+}  // namespace
+
 StudentRenderer::StudentRenderer(StudentOptions options) : options_(std::move(options)) {
     if (options_.worker.empty()) options_.worker = find_worker();
     if (options_.worker.empty())
@@ -72,7 +87,11 @@ StudentRenderer::StudentRenderer(StudentOptions options) : options_(std::move(op
     std::ofstream(options_.log_path, std::ios::trunc);  // a fresh log for this run
 }
 
-StudentRenderer::~StudentRenderer() { quit_worker(); }
+StudentRenderer::~StudentRenderer() {
+    quit_worker();
+    spare_.reset();  // no CUDA context yet: killed and reaped at once
+    finish_retiring();
+}
 
 void StudentRenderer::forget_kill_handle() {
     std::lock_guard<std::mutex> lock(kill_mutex_);
@@ -97,6 +116,49 @@ void StudentRenderer::quit_worker() {
 void StudentRenderer::restart() {
     forget_kill_handle();
     worker_.reset();
+    spare_.reset();
+}
+
+void StudentRenderer::retire_worker() {
+    if (!worker_) return;
+    forget_kill_handle();
+    finish_retiring();
+    retiring_ = std::async(std::launch::async, [w = std::move(worker_), wait_s = options_.quit_wait_s]() mutable {
+        Request q;
+        q.op = Op::Quit;
+        if (w->process.send(&q, sizeof q, 2) == WaitResult::Ok) w->process.wait(wait_s);
+        w.reset();  // kills it if it has not exited by now
+    });
+}
+
+void StudentRenderer::finish_retiring() {
+    if (retiring_.valid()) retiring_.get();
+}
+
+void StudentRenderer::start_spare() {
+    try {
+        spare_ = spawn_worker();
+        spare_->load_sent = send_request(*spare_, Op::Load, options_.library, 0, 0);
+    } catch (const ProcessError&) {
+        spare_.reset();  // setup() starts one itself and reports why it cannot
+    }
+}
+
+void StudentRenderer::take_spare() {
+    worker_ = std::move(spare_);
+    {
+        std::lock_guard<std::mutex> lock(kill_mutex_);
+        kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
+    }
+    const InCall marker(in_call_, in_frame_, Call::LoadLibrary, -1);
+    await_reply(worker_->load_sent, Call::LoadLibrary, -1, nullptr);
+}
+
+void StudentRenderer::cold_start() {
+    retire_worker();
+    if (!options_.wrapper.empty()) return;  // a tool's run (compute-sanitizer): one worker at a time
+    if (spare_) take_spare();
+    start_spare();
 }
 
 void StudentRenderer::stop_worker() {
@@ -126,14 +188,18 @@ bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100
 
 }  // namespace
 
-void StudentRenderer::start_worker() {
+std::unique_ptr<StudentRenderer::Worker> StudentRenderer::spawn_worker() {
     SharedRegion status = SharedRegion::create(sizeof(WorkerStatus));
     ProcessOptions o;
     o.argv = options_.wrapper;
     for (const auto& a : {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)}) o.argv.push_back(a);
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
-    worker_ = std::make_unique<Worker>(std::move(status), o);
+    return std::make_unique<Worker>(std::move(status), o);
+}
+
+void StudentRenderer::start_worker() {
+    worker_ = spawn_worker();
     {
         std::lock_guard<std::mutex> lock(kill_mutex_);  // not yet reaped: this pid is our child's
         kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
@@ -141,25 +207,8 @@ void StudentRenderer::start_worker() {
     call(Op::Load, Call::LoadLibrary, -1, options_.library);
 }
 
-namespace {
 
-/// Marks a call in progress for other threads (StudentRenderer::call_in_progress).
-struct InCall {
-    InCall(std::atomic<int>& call, std::atomic<int>& frame, Call c, int f) : call_(call) {
-        frame.store(f);
-        call.store(static_cast<int>(c));
-    }
-    ~InCall() { call_.store(static_cast<int>(Call::None)); }
-    std::atomic<int>& call_;
-};
-
-}  // namespace
-
-Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg,
-                            std::string* reply_text) {
-    if (!worker_) start_worker();
-    const InCall marker(in_call_, in_frame_, c, frame);
-    ChildProcess& p = worker_->process;
+WaitResult StudentRenderer::send_request(Worker& w, Op op, const std::string& text, uint64_t region_bytes, int arg) {
     Request r;
     r.op = op;
     r.width = width_;
@@ -168,8 +217,19 @@ Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, u
     r.arg = arg;
     r.text_bytes = static_cast<uint32_t>(text.size());
     const std::string bytes = std::string(reinterpret_cast<const char*>(&r), sizeof r) + text;
+    return w.process.send(bytes.data(), bytes.size(), kSendTimeout);
+}
+
+Reply StudentRenderer::call(Op op, Call c, int frame, const std::string& text, uint64_t region_bytes, int arg,
+                            std::string* reply_text) {
+    if (!worker_) start_worker();
+    const InCall marker(in_call_, in_frame_, c, frame);
+    return await_reply(send_request(*worker_, op, text, region_bytes, arg), c, frame, reply_text);
+}
+
+Reply StudentRenderer::await_reply(WaitResult w, Call c, int frame, std::string* reply_text) {
+    ChildProcess& p = worker_->process;
     Reply reply;
-    WaitResult w = p.send(bytes.data(), bytes.size(), kSendTimeout);
     if (w == WaitResult::Ok) w = p.receive(&reply, sizeof reply, options_.call_timeout_s);
     std::string message(w == WaitResult::Ok ? reply.text_bytes : 0, '\0');
     if (w == WaitResult::Ok && !message.empty()) w = p.receive(message.data(), message.size(), kSendTimeout);
@@ -224,16 +284,24 @@ void StudentRenderer::setup(const Scene& scene, int width, int height) {
     clear_ms_ = advance_ms_ = render_ms_ = 0;
 }
 
-void StudentRenderer::clear() { clear_ms_ = call(Op::Clear, Call::ClearImage, frame_).ms; }
+void StudentRenderer::clear() {
+    finish_retiring();  // no frame shares the GPU with the worker that ended
+    clear_ms_ = call(Op::Clear, Call::ClearImage, frame_).ms;
+}
 
 void StudentRenderer::advance() {
+    finish_retiring();
     advance_ms_ = call(Op::Advance, Call::AdvanceAnimation, frame_).ms;
     ++frame_;
 }
 
-void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms; }
+void StudentRenderer::render() {
+    finish_retiring();
+    render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms;
+}
 
 std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::string& ppm_path) {
+    finish_retiring();
     std::string times;  // "CLEAR ADVANCE RENDER" (ms)
     call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path, 0, 0, &times);
     double t[3] = {0, 0, 0};

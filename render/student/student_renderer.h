@@ -10,12 +10,14 @@
 #pragma once
 
 #include <atomic>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "render/core/renderer.h"
+#include "render/student/process.h"
 #include "render/student/protocol.h"
 
 namespace cr::student {
@@ -91,9 +93,17 @@ public:
     /// another process): the call waiting on it then returns as a crash in
     /// the thread that made it. No-op without a worker.
     void kill_from_any_thread();
-    /// Ends the worker as a finished course process ends (quit, then its
-    /// exit): the next setup() starts a fresh one (Renderer::cold_start).
-    void cold_start() override { quit_worker(); }
+    /// Ends the worker as a finished course process ends and hands over to
+    /// a fresh one (Renderer::cold_start): the old worker is asked to quit
+    /// and reaped on another thread (its exit may overlap the new worker's
+    /// setup, which is not timed, but the next frame call waits for it, so
+    /// timed frames never share the GPU with it); the new worker is the
+    /// spare started at the previous cold start (already past exec and the
+    /// dlopen of the student's library, which need no GPU), else one
+    /// started at setup(); and a spare for the next cold start is started
+    /// now. Without a spare (the first cold start, or under a wrapper such
+    /// as compute-sanitizer: none is kept) it is as a fresh worker was.
+    void cold_start() override;
 
 private:
     struct Worker;
@@ -110,12 +120,29 @@ private:
     /// Asks the worker to delete the renderer and exit, and waits for it (5 s at most).
     void quit_worker();
     void start_worker();
+    /// Starts a worker process (no request sent yet).
+    std::unique_ptr<Worker> spawn_worker();
+    /// Writes one request to `w` (text after the fixed-size header).
+    WaitResult send_request(Worker& w, Op op, const std::string& text, uint64_t region_bytes, int arg);
+    /// The rest of call(): waits for worker_'s reply to a request whose
+    /// sending ended in `sent`.
+    Reply await_reply(WaitResult sent, Call c, int frame, std::string* reply_text);
+    /// Asks worker_ to quit and reaps it on another thread (retiring_).
+    void retire_worker();
+    /// Waits until the worker retire_worker() let go has exited.
+    void finish_retiring();
+    /// Starts spare_ and sends it the library to load.
+    void start_spare();
+    /// Makes spare_ the worker and waits for its library's load reply.
+    void take_spare();
 
     /// Forgets the worker's pidfd (before the worker is reaped).
     void forget_kill_handle();
 
     StudentOptions options_;
     std::unique_ptr<Worker> worker_;
+    std::unique_ptr<Worker> spare_;  ///< started ahead for the next cold start (its Load request sent)
+    std::future<void> retiring_;     ///< the previous worker's quit and exit
     std::atomic<int> in_call_{0}, in_frame_{-1};
     std::mutex kill_mutex_;
     int kill_fd_ = -1;  ///< pidfd of the worker process (-1: none), under kill_mutex_

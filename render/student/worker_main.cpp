@@ -276,21 +276,23 @@ private:
 
     /// A binary PPM of the w x h RGBA float image (row 0 at the bottom, as
     /// the course stores it): the top row first, each channel clamped to
-    /// [0, 1] (NaN as 0) and scaled to 0..255, truncated.
+    /// [0, 1] (NaN as 0) and scaled to 0..255, truncated. Written a byte at
+    /// a time with fputc, as the course's writePPMImage writes it, so the
+    /// time between two timed frames (the GPU idle meanwhile) is the course
+    /// binary's (on the 2-core development machine, 1024x1024: 33 ms a file
+    /// this way, 24 ms in whole rows with fwrite).
     static bool write_ppm(const std::string& path, const float* data, int w, int h) {
         std::FILE* f = std::fopen(path.c_str(), "wb");
         if (!f) return false;
         std::fprintf(f, "P6\n%d %d\n255\n", w, h);
-        std::string row(size_t(w) * 3, '\0');
         for (int j = h - 1; j >= 0; --j) {
             const float* px = data + size_t(j) * w * 4;
             for (int i = 0; i < w; ++i)
                 for (int c = 0; c < 3; ++c) {
                     const float v = px[size_t(i) * 4 + c];
                     const float v01 = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;  // NaN: 0
-                    row[size_t(i) * 3 + c] = static_cast<char>(static_cast<unsigned char>(255.f * v01));
+                    std::fputc(static_cast<unsigned char>(255.f * v01), f);
                 }
-            std::fwrite(row.data(), 1, row.size(), f);
         }
         return std::fclose(f) == 0;
     }

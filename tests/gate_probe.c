@@ -1,0 +1,18 @@
+/* For the GatedRun tests: prints "start", then loads the CUDA driver by the
+ * name the CUDA runtime uses (libcuda.so.1; absent on a machine without a
+ * GPU, which does not matter here), then creates the file named by argv[1]
+ * and prints "past the driver load". */
+#include <dlfcn.h>
+#include <stdio.h>
+
+int main(int argc, char** argv) {
+    printf("start\n");
+    fflush(stdout);
+    dlopen("libcuda.so.1", RTLD_NOW);
+    if (argc > 1) {
+        FILE* f = fopen(argv[1], "w");
+        if (f) fclose(f);
+    }
+    printf("past the driver load\n");
+    return 0;
+}
