@@ -64,7 +64,7 @@ struct SceneGrade {
 /// The course's render_ref's timing runs, in the order the grade asks for
 /// them, each started one run ahead: while one run uses the GPU, the next is
 /// already past exec, the dynamic loader and its scene (generated on the
-/// CPU: 0.x s for rand1M and micro2M), held at its first load of the CUDA
+/// CPU), held at its first load of the CUDA
 /// driver (student::GatedRun) until the run before it has exited. So runs
 /// never share the GPU, and the grade waits less between them. Without the
 /// gate library, or for a reference the gate cannot hold (the probe says),
@@ -75,6 +75,7 @@ public:
         : exe_(std::move(exe)), cwd_(std::move(cwd)), gate_(std::move(gate)) {}
     /// Whether runs start one ahead.
     bool ahead() const { return !gate_.empty(); }
+    const std::string& exe() const { return exe_; }
     /// One run of `scene` as checker.py runs it (600 s at most); `next`: the
     /// scene of the run after it ("" when none), started now and held.
     student::CapturedRun run(const std::string& scene, const std::string& next) {
@@ -114,7 +115,7 @@ struct Reference {
     /// T_ref per scene given by --ref-times (measured before, e.g. once per
     /// GPU for a whole class); empty: measured here.
     std::map<std::string, double> given;
-    /// The reference's runs (null when exe is "").
+    /// The reference's runs (null exactly when exe is "").
     std::shared_ptr<ReferenceRuns> runs;
 };
 
@@ -162,8 +163,8 @@ std::string last_line(const std::string& output) {
 /// checker.py runs it; `next`: the scene timed after this one ("" none),
 /// whose first run starts during this scene's last. nullopt with `error`
 /// when a run gives no time.
-std::optional<double> reference_time(ReferenceRuns& runs, const std::string& exe, const std::string& scene,
-                                     const std::string& next, std::string& error) {
+std::optional<double> reference_time(ReferenceRuns& runs, const std::string& scene, const std::string& next,
+                                     std::string& error) {
     std::optional<double> best;
     for (int k = 0; k < kTimingRuns; ++k) {
         student::CapturedRun run;
@@ -176,7 +177,7 @@ std::optional<double> reference_time(ReferenceRuns& runs, const std::string& exe
         const std::optional<double> t = parse_course_total_ms(run.output);
         if (run.timed_out || run.exit_code != 0 || !t) {
             const std::string last = last_line(run.output);
-            error = fs::path(exe).filename().string() + " gave no time on " + scene + " (" +
+            error = fs::path(runs.exe()).filename().string() + " gave no time on " + scene + " (" +
                     (run.timed_out ? std::string("stopped after 600 s") : run.exit_text) +
                     (last.empty() ? "" : ": '" + last + "'") + ")";
             return std::nullopt;
@@ -269,7 +270,7 @@ std::optional<double> time_reference(const std::string& scene, const std::string
     if (given != ref.given.end()) return given->second;
     std::string ref_error;
     std::optional<double> t;
-    if (!ref.exe.empty() && ref.runs) t = reference_time(*ref.runs, ref.exe, scene, next, ref_error);
+    if (ref.runs) t = reference_time(*ref.runs, scene, next, ref_error);
     if (t) return t;
     const std::unique_ptr<Renderer> tiled = make_renderer("tiled");
     std::string tiled_error;

@@ -316,17 +316,24 @@ CapturedRun GatedRun::finish(double timeout_s) {
     return finish_captured(process_, timeout_s);
 }
 
-std::string find_cuda_gate() {
-    const char* name = "libcr_cuda_gate.so";
+std::string find_beside_this_program(const std::string& name, const std::function<bool(const std::string&)>& usable) {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (const auto& dir : {self.parent_path(), self.parent_path().parent_path()})
-            if (std::filesystem::exists(dir / name)) return (dir / name).string();
-#ifdef CR_CUDA_GATE_PATH
-    if (std::filesystem::exists(CR_CUDA_GATE_PATH)) return CR_CUDA_GATE_PATH;
-#endif
+    if (ec) return "";
+    for (std::filesystem::path dir = self.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (usable((dir / name).string())) return (dir / name).string();
+        if (dir == self.parent_path().parent_path().parent_path() || dir == dir.root_path()) break;
+    }
     return "";
+}
+
+std::string find_cuda_gate() {
+    const auto exists = [](const std::string& p) { return std::filesystem::exists(p); };
+    std::string found = find_beside_this_program("libcr_cuda_gate.so", exists);
+#ifdef CR_CUDA_GATE_PATH
+    if (found.empty() && exists(CR_CUDA_GATE_PATH)) found = CR_CUDA_GATE_PATH;
+#endif
+    return found;
 }
 
 std::string find_on_path(const std::string& program) {

@@ -3,6 +3,7 @@
 // two pipes, its own chatter sent to a log file).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -108,9 +109,14 @@ private:
     bool asked_ = false, at_gate_ = false;
 };
 
-/// The gate library beside this program (libcr_cuda_gate.so), else where
-/// the build put it; "" when not found.
+/// The gate library beside this program (libcr_cuda_gate.so, as
+/// find_beside_this_program looks), else where the build put it; "" when
+/// not found.
 std::string find_cuda_gate();
+
+/// `name` in this program's folder or one or two folders above it, the
+/// first for which `usable(path)` holds; "" when none.
+std::string find_beside_this_program(const std::string& name, const std::function<bool(const std::string&)>& usable);
 
 /// The absolute path of `program` found on PATH ("" when not found).
 std::string find_on_path(const std::string& program);

@@ -52,13 +52,8 @@ std::string find_worker() {
     const char* name = "render-student-worker";
     if (const char* env = std::getenv("CR_STUDENT_WORKER"))
         if (executable(env)) return env;
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (fs::path dir = self.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-            if (executable((dir / name).string())) return (dir / name).string();
-            if (dir == self.parent_path().parent_path().parent_path() || dir == dir.root_path()) break;
-        }
+    const std::string beside = find_beside_this_program(name, executable);
+    if (!beside.empty()) return beside;
 #ifdef CR_STUDENT_WORKER_PATH
     if (executable(CR_STUDENT_WORKER_PATH)) return CR_STUDENT_WORKER_PATH;
 #endif
@@ -144,12 +139,14 @@ void StudentRenderer::start_spare() {
     }
 }
 
+void StudentRenderer::adopt_kill_handle() {
+    std::lock_guard<std::mutex> lock(kill_mutex_);  // not yet reaped: this pid is our child's
+    kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
+}
+
 void StudentRenderer::take_spare() {
     worker_ = std::move(spare_);
-    {
-        std::lock_guard<std::mutex> lock(kill_mutex_);
-        kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
-    }
+    adopt_kill_handle();
     const InCall marker(in_call_, in_frame_, Call::LoadLibrary, -1);
     await_reply(worker_->load_sent, Call::LoadLibrary, -1, nullptr);
 }
@@ -200,10 +197,7 @@ std::unique_ptr<StudentRenderer::Worker> StudentRenderer::spawn_worker() {
 
 void StudentRenderer::start_worker() {
     worker_ = spawn_worker();
-    {
-        std::lock_guard<std::mutex> lock(kill_mutex_);  // not yet reaped: this pid is our child's
-        kill_fd_ = static_cast<int>(syscall(SYS_pidfd_open, worker_->process.pid(), 0));
-    }
+    adopt_kill_handle();
     call(Op::Load, Call::LoadLibrary, -1, options_.library);
 }
 
@@ -281,27 +275,20 @@ void StudentRenderer::setup(const Scene& scene, int width, int height) {
     const size_t image_bytes = size_t(width) * height * 4 * sizeof(float);
     if (worker_->image.size() != image_bytes) worker_->image = SharedRegion::create(image_bytes);
     call(Op::Setup, Call::Setup, -1, worker_->scene.name(), worker_->scene.size());
+    finish_retiring();  // its exit may overlap this setup, but no frame shares the GPU with it
     clear_ms_ = advance_ms_ = render_ms_ = 0;
 }
 
-void StudentRenderer::clear() {
-    finish_retiring();  // no frame shares the GPU with the worker that ended
-    clear_ms_ = call(Op::Clear, Call::ClearImage, frame_).ms;
-}
+void StudentRenderer::clear() { clear_ms_ = call(Op::Clear, Call::ClearImage, frame_).ms; }
 
 void StudentRenderer::advance() {
-    finish_retiring();
     advance_ms_ = call(Op::Advance, Call::AdvanceAnimation, frame_).ms;
     ++frame_;
 }
 
-void StudentRenderer::render() {
-    finish_retiring();
-    render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms;
-}
+void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, frame_ > 0 ? frame_ - 1 : 0).ms; }
 
 std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::string& ppm_path) {
-    finish_retiring();
     std::string times;  // "CLEAR ADVANCE RENDER" (ms)
     call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path, 0, 0, &times);
     double t[3] = {0, 0, 0};

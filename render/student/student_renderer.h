@@ -96,8 +96,8 @@ public:
     /// Ends the worker as a finished course process ends and hands over to
     /// a fresh one (Renderer::cold_start): the old worker is asked to quit
     /// and reaped on another thread (its exit may overlap the new worker's
-    /// setup, which is not timed, but the next frame call waits for it, so
-    /// timed frames never share the GPU with it); the new worker is the
+    /// setup, which is not timed, but setup() waits for it before it
+    /// returns, so timed frames never share the GPU with it); the new worker is the
     /// spare started at the previous cold start (already past exec and the
     /// dlopen of the student's library, which need no GPU), else one
     /// started at setup(); and a spare for the next cold start is started
@@ -136,6 +136,8 @@ private:
     /// Makes spare_ the worker and waits for its library's load reply.
     void take_spare();
 
+    /// Takes worker_'s pidfd for kill_from_any_thread (before it can be reaped).
+    void adopt_kill_handle();
     /// Forgets the worker's pidfd (before the worker is reaped).
     void forget_kill_handle();
 
