@@ -23,6 +23,7 @@
 #                               crash named, the reference keeps running), hang;
 #                               with FIXTURES, the `fast` fixture's frame rates on
 #                               rand100k at 1024x1024 (speed).
+#   workbench_test.sh speed     only that speed run (a GPU and FIXTURES required).
 #
 # Environment: APP (circle-renderer), CHECKER (gui_shot_check; optional),
 # FIXTURES (the assembled fixtures, tests/students of the build tree; layouts mode),
@@ -32,7 +33,7 @@
 # ARCH (nvcc -gencode flags for the builds; empty: the GPU's, else sm_75..90).
 # Exit 0 pass, 1 fail, 77 skipped (no nvcc; gpu mode: no GPU).
 set -u
-MODE=${1:?usage: workbench_test.sh rebuild|gpu}
+MODE=${1:?usage: workbench_test.sh rebuild|layouts|gpu|speed}
 SRC=${SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 APP=${APP:?set APP to circle-renderer}
 WORK=${WORK:?set WORK to a scratch folder}
@@ -294,12 +295,18 @@ faults() {
     window_gap_below "$out" 50  # ... nor while it hangs and its worker is stopped
 }
 
-if [ "$MODE" = gpu ]; then  # a GPU renderer without a GPU exits 3 before any window
+if [ "$MODE" = gpu ] || [ "$MODE" = speed ]; then  # a GPU renderer without a GPU exits 3 before any window
     DISPLAY='' "$APP" --renderer tiled --frames 1 > /dev/null 2>&1
     [ $? = 3 ] && { echo "SKIP: no usable GPU here"; exit 77; }
 fi
 if [ "$MODE" = layouts ]; then
     layouts
+    if [ $FAILS -ne 0 ]; then echo "workbench test ($MODE): $FAILS failure(s)"; exit 1; fi
+    echo "workbench test ($MODE): PASS"
+    exit 0
+fi
+if [ "$MODE" = speed ]; then
+    speed
     if [ $FAILS -ne 0 ]; then echo "workbench test ($MODE): $FAILS failure(s)"; exit 1; fi
     echo "workbench test ($MODE): PASS"
     exit 0

@@ -145,14 +145,15 @@ FrameTimes run_frames(Renderer& r, FrameRange range, const std::function<void(in
 }
 
 FrameTimes run_course_process(Renderer& r, const Scene& scene, int width, int height, FrameRange range,
-                              const std::string& ppm_prefix) {
+                              const std::string& ppm_prefix, bool file_after_last) {
     r.cold_start();
     r.setup(scene, width, height);
     FrameTimes sum;
     for (int f = 0; f < range.end; ++f) {
         char name[32];
         std::snprintf(name, sizeof name, "_%04d.ppm", f);
-        const std::string ppm = ppm_prefix.empty() || f < range.start ? "" : ppm_prefix + name;
+        const bool skip = ppm_prefix.empty() || f < range.start || (!file_after_last && f + 1 == range.end);
+        const std::string ppm = skip ? "" : ppm_prefix + name;
         // a renderer in its own process runs the frame and writes the file there, as the course's binary does
         std::optional<std::vector<StageTime>> t = r.course_frame(ppm);
         if (!t) {

@@ -21,7 +21,9 @@ int course_scene_score(bool correct, double t, double t_ref) {
 
 bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_ms) {
     if (!correct) return true;
-    return t_ref_ms && *t_ref_ms > 0 && best_t_ms > kSettledFloorFactor * *t_ref_ms;
+    if (!t_ref_ms || *t_ref_ms <= 0) return false;
+    if (best_t_ms >= kSteadyTimeMs && course_scene_score(true, best_t_ms, *t_ref_ms) == kCourseSceneMax) return true;
+    return best_t_ms > kSettledFloorFactor * *t_ref_ms;
 }
 
 std::optional<double> parse_course_total_ms(const std::string& output) {

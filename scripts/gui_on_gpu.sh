@@ -14,7 +14,7 @@
 #   WORKBENCH_RUN=1 runs app/workbench_test.sh gpu (the student's workbench on the harness's fixtures:
 #   rebuild on save, racy, out_of_bounds, hang) instead of the runs above; it needs nvcc on the machine
 #   and .gl/render-student-worker (make_gui_bundle.sh copies it, and .gl/gui_shot_check, if built);
-#   its logs and screenshots go to $OUT/workbench/
+#   its logs and screenshots go to $OUT/workbench/; WORKBENCH_MODE=speed runs only its speed run
 # Whole run is bounded to ~145 s (GUI_DEADLINE_S=140 by default); Xvfb is always killed at the end.
 #   FIXTURES=DIR (the assembled fixtures, e.g. .dev/students) adds the workbench's speed run (rand100k).
 set -u
@@ -186,7 +186,7 @@ run_workbench() { # max_seconds
     t=$(budget "$1")
     [ -x "$GL/gui_shot_check" ] && checker=$GL/gui_shot_check
     echo "== app: workbench test, limit ${t}s ($(date +%T))"
-    APP=$APP CHECKER=$checker WORK=$work RUN="" FIXTURES=${FIXTURES:-} timeout -k 3 "$t" bash app/workbench_test.sh gpu \
+    APP=$APP CHECKER=$checker WORK=$work RUN="" FIXTURES=${FIXTURES:-} timeout -k 3 "$t" bash app/workbench_test.sh "${WORKBENCH_MODE:-gpu}" \
         > "$OUT/workbench.txt" 2>&1
     r=$?
     mkdir -p "$OUT/workbench"

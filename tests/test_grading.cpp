@@ -42,6 +42,10 @@ TEST(Grading, TimingStopsOnlyWhenTheScoreCannotChange) {
     EXPECT_FALSE(timing_settled(true, 12.5, 1.0));
     EXPECT_FALSE(timing_settled(true, 11.0, 1.0));     // above the floor (10 T_ref) but close: all 3 runs
     EXPECT_FALSE(timing_settled(true, 1e9, std::nullopt));  // T_ref not known yet
+    EXPECT_TRUE(timing_settled(true, 1.2, 1.0));       // 9 points, and a steady time: other runs move it < 1%
+    EXPECT_TRUE(timing_settled(true, 30.2, 25.4));     // rand1M of the H200's grade: 9 points after one run
+    EXPECT_FALSE(timing_settled(true, 1.21, 1.0));     // 8 points: a faster run would give 9
+    EXPECT_FALSE(timing_settled(true, 0.107, 0.094));  // 9 points, but rgb's runs spread by up to 20%: all 3 runs
     EXPECT_EQ(course_scene_score(true, 12.51, 1.0), 2);
 }
 
