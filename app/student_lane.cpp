@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "render/frame_loop.h"
+#include "render/image_io.h"
 #include "render/renderer_factory.h"
 #include "render/student/protocol.h"
 
@@ -44,14 +45,60 @@ void StudentLane::thread_main() {
             jobs_.pop_front();
         }
         Result r = run(job);
+        if (r.kind == Job::Kind::Frame && r.ok) {
+            compare_later(std::move(r));
+            continue;
+        }
+        finish_compare();  // results stay in order
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(r));
     }
+    finish_compare();
     {
         std::lock_guard<std::mutex> lock(m_);
         student_ = nullptr;
     }
     renderer_.reset();  // the worker quits here, not on the window's thread
+}
+
+void StudentLane::finish_compare() {
+    if (comparing_.valid()) comparing_.get();
+}
+
+void StudentLane::compare_later(Result r) {
+    finish_compare();
+    Result free_now;
+    free_now.kind = Job::Kind::Frame;
+    free_now.generation = r.generation;
+    free_now.rendered_only = true;
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        results_.push_back(std::move(free_now));
+    }
+    comparing_ = std::async(std::launch::async, [this, r = std::move(r)]() mutable {
+        const Clock::time_point t = Clock::now();
+        r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
+        r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
+        r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true);
+        r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+        std::lock_guard<std::mutex> lock(m_);
+        results_.push_back(std::move(r));
+    });
+}
+
+Image StudentLane::pooled_image() {
+    std::lock_guard<std::mutex> lock(m_);
+    if (pool_.empty()) return Image{};
+    Image img = std::move(pool_.back());
+    pool_.pop_back();
+    return img;
+}
+
+void StudentLane::recycle(Image&& image) {
+    constexpr size_t kPoolImages = 6;  ///< in flight at most: 2 frames' image and reference, 2 shown
+    if (image.data.capacity() == 0) return;
+    std::lock_guard<std::mutex> lock(m_);
+    if (pool_.size() < kPoolImages) pool_.push_back(std::move(image));
 }
 
 StudentFaultInfo StudentLane::fault_of(const std::exception& e, const std::string& during) {
@@ -133,7 +180,9 @@ void StudentLane::run_frame(Job& job, Result& r) {
         r.phases_ms[0] = ms_since(t);
         r.times = render_next_frame(*renderer_);
         r.phases_ms[1] = ms_since(t);
-        r.image = renderer_->image();
+        r.image = pooled_image();
+        if (student_) student_->copy_image_to(r.image);  // from the worker's shared memory into the pooled buffer
+        else r.image = renderer_->image();
         r.phases_ms[2] = ms_since(t);
     } catch (const std::exception& e) {
         r.ok = false;
@@ -144,10 +193,7 @@ void StudentLane::run_frame(Job& job, Result& r) {
     r.compare.valid = true;
     r.compare.frame = job.target - 1;
     r.compare.reference = job.reference_name;
-    r.compare.stats = compare_images(r.image, job.reference, kStrictTolerance);
-    r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
-    r.phases_ms[3] = ms_since(t);
-    r.reference = std::move(job.reference);
+    r.reference = std::move(job.reference);  // compared by compare_later
 }
 
 // ---------------------------------------------------------------- window thread
@@ -189,6 +235,7 @@ void StudentLane::unload() {
     fault_ = StudentFaultInfo{};
     image_ = Image{};
     reference_ = Image{};
+    display_rgba8_.clear();
     compare_ = LaneCompare{};
     mismatch_history_.clear();
     frame_times_.clear();
@@ -221,8 +268,11 @@ void StudentLane::take(Result& r, Session& s) {
     for (size_t i = 0; i < phase_sums_ms_.size(); ++i) phase_sums_ms_[i] += r.phases_ms[i];
     log_.add(r.times);
     s.timing_board().add("student", r.timing_label, r.scene_label, r.width, r.height, r.times);
-    image_ = std::move(r.image);
-    reference_ = std::move(r.reference);
+    std::swap(image_, r.image);
+    std::swap(reference_, r.reference);
+    recycle(std::move(r.image));  // the images shown until now
+    recycle(std::move(r.reference));
+    display_rgba8_ = std::move(r.display_rgba8);
     compare_ = r.compare;
     mismatch_history_.push_back(static_cast<float>(compare_.stats.mismatches_strict));
     if (mismatch_history_.size() > kMismatchHistory) mismatch_history_.erase(mismatch_history_.begin());
@@ -246,7 +296,8 @@ void StudentLane::post_frame(Session& s) {
     j.reference_name = s.renderer_name();
     j.scene_label = s.scene_label();
     try {
-        j.reference = s.renderer()->image();
+        j.reference = pooled_image();
+        j.reference = s.renderer()->image();  // into the pooled buffer's memory
     } catch (const std::exception& e) {
         s.renderer_failed(e);
         return;
@@ -276,6 +327,7 @@ bool StudentLane::sync(Session& s) {
     for (Result& r : done) {
         if (r.generation != generation_) continue;  // from before a load, unload or restart
         if (r.kind == Job::Kind::Frame) in_flight_ = false;
+        if (r.rendered_only) continue;  // its image and comparison come next
         if (!r.ok) {
             fault_ = r.fault;
             state_ = State::Faulted;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -90,6 +91,9 @@ public:
     const StudentFaultInfo& fault() const { return fault_; }
     /// The student's last image (empty before the first frame).
     const Image& image() const { return image_; }
+    /// image() as RGBA8, top row first (to_rgb8_top_down with alpha), made off
+    /// the window's thread: the texture upload takes it as it is.
+    const std::vector<uint8_t>& display_rgba8() const { return display_rgba8_; }
     /// The reference's image of the same frame (what image() was compared with).
     const Image& reference_image() const { return reference_; }
     /// Bumps with every new student image.
@@ -102,6 +106,11 @@ public:
     const FrameTimes& stage_sums() const { return log_.sums; }
     /// Where the student's printf output goes ("" when nothing is loaded).
     const std::string& log_path() const { return log_path_; }
+    /// Image buffers kept for the next frames to reuse (at most 6).
+    size_t pooled_images() const {
+        std::lock_guard<std::mutex> lock(m_);
+        return pool_.size();
+    }
     /// Frames rendered by this lane since the last load.
     int frames_rendered() const { return frames_rendered_; }
     /// Of those, the frames for which the student's renderer was set up again
@@ -134,16 +143,28 @@ private:
         bool ok = true;
         StudentFaultInfo fault;
         Image image, reference;
+        std::vector<uint8_t> display_rgba8;  ///< image as the window's texture takes it (top row first)
         std::vector<StageTime> times;
         std::string timing_label, log_path, scene_label;
         LaneCompare compare;
         int width = 0, height = 0;
         bool set_up = false;  ///< the renderer was set up again for this frame
+        /// Frame: only says the lane is free for the next frame (its image
+        /// is being compared; the whole result follows).
+        bool rendered_only = false;
         std::array<double, 4> phases_ms{};  ///< set up or catch up, the frame's calls, image, compare
     };
 
     void post(Job job);
     void thread_main();
+    /// Hands a rendered frame's comparison to a task of its own (after the
+    /// one before it ended, so results stay in order) and says the lane is free.
+    void compare_later(Result r);
+    void finish_compare();
+    /// An image buffer from the pool (empty when none), and one given back:
+    /// 16 MB frames reuse their memory instead of faulting in new pages.
+    Image pooled_image();
+    void recycle(Image&& image);
     Result run(Job& job);
     void run_frame(Job& job, Result& r);
     void take(Result& r, Session& s);
@@ -159,7 +180,9 @@ private:
     std::condition_variable cv_;
     std::deque<Job> jobs_;        ///< under m_
     std::deque<Result> results_;  ///< under m_
+    std::vector<Image> pool_;     ///< under m_
     bool stop_ = false;           ///< under m_
+    std::future<void> comparing_;  ///< the last frame's comparison (lane thread)
 
     // ---- the window thread's ----
     int generation_ = 0;
@@ -170,6 +193,7 @@ private:
     State state_ = State::Empty;
     StudentFaultInfo fault_;
     Image image_, reference_;
+    std::vector<uint8_t> display_rgba8_;
     int image_version_ = 0;
     LaneCompare compare_;
     std::vector<float> mismatch_history_;

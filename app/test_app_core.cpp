@@ -13,6 +13,7 @@
 
 #include "build_job.h"
 #include "inspector.h"
+#include "render/image_io.h"
 #include "render/pixel_story.h"
 #include "scene_tracker.h"
 #include "session.h"
@@ -193,6 +194,28 @@ TEST(AppStudentLane, ALaneThatFellBehindAdvancesInsteadOfSettingUpAgain) {
     EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
     EXPECT_EQ(lane.setups(), 2);
     EXPECT_EQ(lane.frames_rendered(), 3);
+}
+
+TEST(AppStudentLane, FramesComeInOrderInReusedImageMemory) {
+    Session s;
+    s.set_size(256, 128);
+    s.set_scene(SceneChoice{false, "bouncingballs", "", "", 0});
+    s.set_renderer("cpuref");
+    StudentLane lane;
+    lane.load(student::StudentOptions{}, "cpu");
+    for (int f = 0; f < 12; ++f) {
+        ASSERT_TRUE(s.step());
+        lane.sync(s);
+        ASSERT_TRUE(await_student_frame(lane, s));
+        EXPECT_EQ(lane.compare().frame, f);  // each frame's comparison comes with that frame's image
+        EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
+        EXPECT_EQ(lane.image().data, lane.reference_image().data);
+        EXPECT_EQ(lane.display_rgba8(), to_rgb8_top_down(lane.image(), true));  // made off the window's thread
+    }
+    EXPECT_EQ(lane.frames_rendered(), 12);
+    // the images shown before went back to the pool, for the next frames to reuse
+    EXPECT_GE(lane.pooled_images(), 2u);
+    EXPECT_LE(lane.pooled_images(), 6u);
 }
 
 TEST(AppInspector, StoryAndExpectedColorOfAPixel) {

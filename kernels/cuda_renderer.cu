@@ -72,6 +72,7 @@ public:
             persistent_blocks_[1] =
                 persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, plan_cull() | stop_bit());
         }
+        host_pin_.release();
         host_image_ = Image();
         timeline_.reset();
         clear_pending_ = false;
@@ -128,7 +129,11 @@ public:
     const Image& image() override {
         cudaStream_t s = stream_.get();
         run_pending_clear();
-        if (host_image_.width != width_ || host_image_.height != height_) host_image_ = Image(width_, height_);
+        if (host_image_.width != width_ || host_image_.height != height_) {
+            host_pin_.release();
+            host_image_ = Image(width_, height_);
+            host_pin_.pin(host_image_.data.data(), host_image_.data.size() * sizeof(float));
+        }
         timeline_.mark("download", "", s);
         CR_CUDA(cudaMemcpyAsync(host_image_.data.data(), image_.get(), size_t(width_) * height_ * sizeof(float4),
                                 cudaMemcpyDeviceToHost, s));
@@ -449,6 +454,7 @@ private:
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;
+    HostRegistration host_pin_;  ///< host_image_'s memory, page-locked; declared after it: released first
     int width_ = 0, height_ = 0, frame_ = 0;
     ValueBounds bounds_{};  ///< every value a pixel of the scene can hold (the early stop's trajectories)
     int persistent_blocks_[2] = {0, 0};  ///< the persistent kernel's grid: without culling, with the plan's

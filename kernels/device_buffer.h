@@ -126,4 +126,31 @@ private:
     T* p_ = nullptr;
 };
 
+/// Page-locks host memory that something else owns (cudaHostRegister), so
+/// that copies to and from it run at the bus's speed: on the H200 a pageable
+/// 16 MB device-to-host copy is several times slower. Registration is a
+/// speed-up only: where the driver refuses it, the memory stays pageable.
+/// Release (or destroy) it before the memory is freed.
+class HostRegistration {
+public:
+    HostRegistration() = default;
+    ~HostRegistration() { release(); }
+    HostRegistration(const HostRegistration&) = delete;
+    HostRegistration& operator=(const HostRegistration&) = delete;
+    /// Registers `bytes` at `p` (releasing an earlier registration first).
+    void pin(void* p, size_t bytes) {
+        release();
+        if (!p || bytes == 0) return;
+        if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) p_ = p;
+        else (void)cudaGetLastError();  // refused: the copies stay pageable, nothing else changes
+    }
+    void release() {
+        if (p_) cudaHostUnregister(p_);
+        p_ = nullptr;
+    }
+
+private:
+    void* p_ = nullptr;
+};
+
 }  // namespace cr

@@ -302,11 +302,15 @@ std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::s
 }
 
 const Image& StudentRenderer::image() {
+    copy_image_to(image_);
+    return image_;
+}
+
+void StudentRenderer::copy_image_to(Image& out) {
     if (!worker_) throw std::runtime_error("student renderer: no image (the renderer is not set up)");
     call(Op::Image, Call::GetImage, frame_ > 0 ? frame_ - 1 : 0, worker_->image.name(), worker_->image.size());
-    if (image_.width != width_ || image_.height != height_) image_ = Image(width_, height_);
-    std::memcpy(image_.data.data(), worker_->image.data(), image_.data.size() * sizeof(float));
-    return image_;
+    if (out.width != width_ || out.height != height_) out = Image(width_, height_);
+    std::memcpy(out.data.data(), worker_->image.data(), out.data.size() * sizeof(float));
 }
 
 void StudentRenderer::profiler_range(bool on) {
