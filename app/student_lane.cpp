@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "render/frame_loop.h"
 #include "render/image_io.h"
@@ -75,15 +76,40 @@ void StudentLane::compare_later(Result r) {
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(free_now));
     }
-    comparing_ = std::async(std::launch::async, [this, r = std::move(r)]() mutable {
-        const Clock::time_point t = Clock::now();
-        r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
-        r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
-        r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true);
-        r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    std::promise<void> copied;
+    copied_ = copied.get_future();
+    comparing_ = std::async(std::launch::async, [this, r = std::move(r), copied = std::move(copied)]() mutable {
+        compare_task(r, copied);
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(r));
     });
+}
+
+void StudentLane::compare_task(Result& r, std::promise<void>& copied) {
+    const Clock::time_point t = Clock::now();
+    if (r.shared.pixels) {  // out of the worker's memory first: its next frame's image goes there
+        if (r.image.width != r.shared.width || r.image.height != r.shared.height)
+            r.image = Image(r.shared.width, r.shared.height);
+        std::memcpy(r.image.data.data(), r.shared.pixels, r.image.data.size() * sizeof(float));
+        r.shared = {};
+    }
+    copied.set_value();
+    if (r.snapshot) {
+        try {
+            r.reference = pooled_image();
+            r.snapshot->read(r.reference);
+        } catch (const std::exception& e) {  // ours, not the student's: no comparison for this frame
+            std::fprintf(stderr, "circle-renderer: the reference's frame for the comparison: %s\n", e.what());
+            r.compare.valid = false;
+        }
+        r.snapshot.reset();
+    }
+    if (r.compare.valid) {
+        r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
+        r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
+    }
+    r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true);
+    r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
 Image StudentLane::pooled_image() {
@@ -180,9 +206,13 @@ void StudentLane::run_frame(Job& job, Result& r) {
         r.phases_ms[0] = ms_since(t);
         r.times = render_next_frame(*renderer_);
         r.phases_ms[1] = ms_since(t);
-        r.image = pooled_image();
-        if (student_) student_->copy_image_to(r.image);  // from the worker's shared memory into the pooled buffer
-        else r.image = renderer_->image();
+        r.image = pooled_image();  // the comparison task copies the student's frame into it
+        if (student_) {
+            if (copied_.valid()) copied_.get();  // the last frame is out of the memory the worker writes next
+            r.shared = student_->fetch_image();
+        } else {
+            r.image = renderer_->image();
+        }
         r.phases_ms[2] = ms_since(t);
     } catch (const std::exception& e) {
         r.ok = false;
@@ -194,6 +224,7 @@ void StudentLane::run_frame(Job& job, Result& r) {
     r.compare.frame = job.target - 1;
     r.compare.reference = job.reference_name;
     r.reference = std::move(job.reference);  // compared by compare_later
+    r.snapshot = std::move(job.snapshot);
 }
 
 // ---------------------------------------------------------------- window thread
@@ -283,6 +314,20 @@ void StudentLane::take(Result& r, Session& s) {
     ++frames_rendered_;
 }
 
+void StudentLane::take_reference(Session& s, Job& j) {
+    constexpr size_t kSnapshots = 3;  ///< in use at most: one job's, one comparison's
+    std::shared_ptr<ReferenceSnapshot> snap;
+    for (const auto& k : snapshots_)
+        if (k.use_count() == 1) snap = k;  // neither a job nor a comparison holds it
+    if (!snap && snapshots_.size() < kSnapshots) snap = snapshots_.emplace_back(std::make_shared<ReferenceSnapshot>());
+    if (snap && snap->take(*s.renderer(), s.width(), s.height())) {
+        j.snapshot = snap;
+        return;
+    }
+    j.reference = pooled_image();
+    j.reference = s.renderer()->image();  // into the pooled buffer's memory
+}
+
 void StudentLane::post_frame(Session& s) {
     if (in_flight_ || (state_ != State::Ready && state_ != State::Running)) return;
     if (!s.renderer() || s.needs_frame() || s.image_version() == synced_image_version_) return;
@@ -296,8 +341,7 @@ void StudentLane::post_frame(Session& s) {
     j.reference_name = s.renderer_name();
     j.scene_label = s.scene_label();
     try {
-        j.reference = pooled_image();
-        j.reference = s.renderer()->image();  // into the pooled buffer's memory
+        take_reference(s, j);
     } catch (const std::exception& e) {
         s.renderer_failed(e);
         return;

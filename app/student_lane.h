@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "render/compare.h"
+#include "reference_snapshot.h"
 #include "render/student/student_renderer.h"
 #include "session.h"
 
@@ -133,7 +134,8 @@ private:
         std::optional<Scene> scene;               ///< Frame: set when the renderer must set up again
         int catch_up = 0;                         ///< Frame, no scene: steps to advance first (the lane fell behind)
         int width = 0, height = 0, target = 0;    ///< Frame: the session's image shows `target` steps
-        Image reference;                          ///< Frame: the reference's image of that frame
+        Image reference;                          ///< Frame: the reference's image of that frame, or
+        std::shared_ptr<ReferenceSnapshot> snapshot;  ///< Frame: ... its copy on the GPU (read by the comparison)
         std::string reference_name, scene_label;
     };
     /// What the lane thread made of a job.
@@ -143,6 +145,8 @@ private:
         bool ok = true;
         StudentFaultInfo fault;
         Image image, reference;
+        std::shared_ptr<ReferenceSnapshot> snapshot;  ///< the reference, until read into `reference`
+        student::StudentRenderer::SharedImage shared;  ///< the student's frame, until copied into `image`
         std::vector<uint8_t> display_rgba8;  ///< image as the window's texture takes it (top row first)
         std::vector<StageTime> times;
         std::string timing_label, log_path, scene_label;
@@ -161,6 +165,10 @@ private:
     /// one before it ended, so results stay in order) and says the lane is free.
     void compare_later(Result r);
     void finish_compare();
+    /// On the comparison's task: copies the student's frame out of the
+    /// worker's memory (then `copied` is set), reads the reference's
+    /// snapshot, compares, and makes the texture's RGBA8 pixels.
+    void compare_task(Result& r, std::promise<void>& copied);
     /// An image buffer from the pool (empty when none), and one given back:
     /// 16 MB frames reuse their memory instead of faulting in new pages.
     Image pooled_image();
@@ -169,6 +177,9 @@ private:
     void run_frame(Job& job, Result& r);
     void take(Result& r, Session& s);
     void post_frame(Session& s);
+    /// The reference's current frame for a job: a GPU snapshot when the
+    /// session's renderer keeps its image on the GPU, else a host copy.
+    void take_reference(Session& s, Job& j);
     void kill_busy_worker();
     static StudentFaultInfo fault_of(const std::exception& e, const std::string& during);
 
@@ -183,8 +194,10 @@ private:
     std::vector<Image> pool_;     ///< under m_
     bool stop_ = false;           ///< under m_
     std::future<void> comparing_;  ///< the last frame's comparison (lane thread)
+    std::future<void> copied_;     ///< its image is out of the worker's shared memory (lane thread)
 
     // ---- the window thread's ----
+    std::vector<std::shared_ptr<ReferenceSnapshot>> snapshots_;  ///< free when only this holds one
     int generation_ = 0;
     bool in_flight_ = false;
     Clock::time_point job_start_{};

@@ -27,7 +27,8 @@ struct StudentRenderer::Worker {
     Call current_call() const { return static_cast<Call>(status_block().call); }
     SharedRegion status;
     ChildProcess process;
-    SharedRegion scene, image;
+    SharedRegion scene;
+    std::shared_ptr<SharedRegion> image;  ///< shared: a fetched image keeps it mapped (fetch_image)
     WaitResult load_sent = WaitResult::Ok;  ///< how sending a spare's Load request ended
 };
 
@@ -273,7 +274,8 @@ void StudentRenderer::setup(const Scene& scene, int width, int height) {
     if (worker_->scene.size() < scene_bytes) worker_->scene = SharedRegion::create(scene_bytes);
     write_scene(worker_->scene.data(), scene);
     const size_t image_bytes = size_t(width) * height * 4 * sizeof(float);
-    if (worker_->image.size() != image_bytes) worker_->image = SharedRegion::create(image_bytes);
+    if (!worker_->image || worker_->image->size() != image_bytes)
+        worker_->image = std::make_shared<SharedRegion>(SharedRegion::create(image_bytes));
     call(Op::Setup, Call::Setup, -1, worker_->scene.name(), worker_->scene.size());
     finish_retiring();  // its exit may overlap this setup, but no frame shares the GPU with it
     clear_ms_ = advance_ms_ = render_ms_ = 0;
@@ -302,15 +304,17 @@ std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::s
 }
 
 const Image& StudentRenderer::image() {
-    copy_image_to(image_);
+    const SharedImage got = fetch_image();
+    if (image_.width != got.width || image_.height != got.height) image_ = Image(got.width, got.height);
+    std::memcpy(image_.data.data(), got.pixels, image_.data.size() * sizeof(float));
     return image_;
 }
 
-void StudentRenderer::copy_image_to(Image& out) {
-    if (!worker_) throw std::runtime_error("student renderer: no image (the renderer is not set up)");
-    call(Op::Image, Call::GetImage, frame_ > 0 ? frame_ - 1 : 0, worker_->image.name(), worker_->image.size());
-    if (out.width != width_ || out.height != height_) out = Image(width_, height_);
-    std::memcpy(out.data.data(), worker_->image.data(), out.data.size() * sizeof(float));
+StudentRenderer::SharedImage StudentRenderer::fetch_image() {
+    if (!worker_ || !worker_->image) throw std::runtime_error("student renderer: no image (the renderer is not set up)");
+    const std::shared_ptr<SharedRegion> region = worker_->image;
+    call(Op::Image, Call::GetImage, frame_ > 0 ? frame_ - 1 : 0, region->name(), region->size());
+    return SharedImage{region, static_cast<const float*>(region->data()), width_, height_};
 }
 
 void StudentRenderer::profiler_range(bool on) {

@@ -73,11 +73,19 @@ public:
     void advance() override;
     void render() override;
     const Image& image() override;
-    /// The student's getImage() copied straight into `out` (resized to the
-    /// frame's size when it differs; its memory is reused otherwise): one
-    /// copy of a 16 MB frame fewer than image() and then a copy of it.
-    /// Throws StudentFault as image() does.
-    void copy_image_to(Image& out);
+    /// The student's getImage() of the last frame where the worker put it:
+    /// `pixels` (width x height RGBA floats, row 0 at the bottom) in shared
+    /// memory that `keep` holds mapped, also after the worker ends. Its
+    /// contents are this frame's until the next fetch_image() or image() of
+    /// this renderer, which the worker writes into the same memory. Lets a
+    /// caller copy the 16 MB frame out on another thread while the next
+    /// frame's calls run. Throws StudentFault as image() does.
+    struct SharedImage {
+        std::shared_ptr<const void> keep;
+        const float* pixels = nullptr;
+        int width = 0, height = 0;
+    };
+    SharedImage fetch_image();
     std::vector<StageTime> timings() override;
     int frame() const override { return frame_; }
     void profiler_range(bool on) override;
