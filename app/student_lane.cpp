@@ -1,6 +1,7 @@
 #include "student_lane.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
@@ -79,37 +80,45 @@ void StudentLane::compare_later(Result r) {
     std::promise<void> copied;
     copied_ = copied.get_future();
     comparing_ = std::async(std::launch::async, [this, r = std::move(r), copied = std::move(copied)]() mutable {
-        compare_task(r, copied);
+        const Clock::time_point t = Clock::now();
+        guarded(r, "copying your frame", [&] { copy_out(r); });
+        copied.set_value();  // always: the lane waits for it before its next getImage()
+        guarded(r, "comparing your frame", [&] { compare(r); });
+        r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(r));
     });
 }
 
-void StudentLane::compare_task(Result& r, std::promise<void>& copied) {
-    const Clock::time_point t = Clock::now();
-    if (r.shared.pixels) {  // out of the worker's memory first: its next frame's image goes there
-        if (r.image.width != r.shared.width || r.image.height != r.shared.height)
-            r.image = Image(r.shared.width, r.shared.height);
-        std::memcpy(r.image.data.data(), r.shared.pixels, r.image.data.size() * sizeof(float));
-        r.shared = {};
+template <class F>
+void StudentLane::guarded(Result& r, const char* what, F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {  // ours, not the student's: this frame has no comparison
+        std::fprintf(stderr, "circle-renderer: %s: %s\n", what, e.what());
+        r.compare.valid = false;
+        r.reference = Image{};
     }
-    copied.set_value();
+}
+
+void StudentLane::copy_out(Result& r) {
+    if (!r.shared.pixels) return;
+    if (r.image.width != r.shared.width || r.image.height != r.shared.height) r.image = Image(r.shared.width, r.shared.height);
+    std::memcpy(r.image.data.data(), r.shared.pixels, r.image.data.size() * sizeof(float));
+    r.shared = {};
+}
+
+void StudentLane::compare(Result& r) {
     if (r.snapshot) {
-        try {
-            r.reference = pooled_image();
-            r.snapshot->read(r.reference);
-        } catch (const std::exception& e) {  // ours, not the student's: no comparison for this frame
-            std::fprintf(stderr, "circle-renderer: the reference's frame for the comparison: %s\n", e.what());
-            r.compare.valid = false;
-        }
-        r.snapshot.reset();
+        const std::shared_ptr<ReferenceSnapshot> snap = std::move(r.snapshot);
+        r.reference = pooled_image();
+        snap->read(r.reference);
     }
     if (r.compare.valid) {
         r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
         r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
     }
     r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true);
-    r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
 Image StudentLane::pooled_image() {
@@ -319,6 +328,9 @@ void StudentLane::take_reference(Session& s, Job& j) {
     std::shared_ptr<ReferenceSnapshot> snap;
     for (const auto& k : snapshots_)
         if (k.use_count() == 1) snap = k;  // neither a job nor a comparison holds it
+    // the comparison's last use of it happens before its release of the
+    // shared_ptr; this fence orders that before our reuse
+    std::atomic_thread_fence(std::memory_order_acquire);
     if (!snap && snapshots_.size() < kSnapshots) snap = snapshots_.emplace_back(std::make_shared<ReferenceSnapshot>());
     if (snap && snap->take(*s.renderer(), s.width(), s.height())) {
         j.snapshot = snap;
@@ -370,7 +382,10 @@ bool StudentLane::sync(Session& s) {
     bool arrived = false;
     for (Result& r : done) {
         if (r.generation != generation_) continue;  // from before a load, unload or restart
-        if (r.kind == Job::Kind::Frame) in_flight_ = false;
+        // A frame frees the lane with its marker (or its fault, which comes
+        // without one); its whole result, later, does not: by then the
+        // window may have posted the next frame.
+        if (r.kind == Job::Kind::Frame && (r.rendered_only || !r.ok)) in_flight_ = false;
         if (r.rendered_only) continue;  // its image and comparison come next
         if (!r.ok) {
             fault_ = r.fault;

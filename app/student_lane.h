@@ -107,6 +107,12 @@ public:
     const FrameTimes& stage_sums() const { return log_.sums; }
     /// Where the student's printf output goes ("" when nothing is loaded).
     const std::string& log_path() const { return log_path_; }
+    /// Jobs posted to the lane thread and not yet started (at most 1 while
+    /// frames come: the window posts the next frame only once the lane is free).
+    size_t queued_jobs() const {
+        std::lock_guard<std::mutex> lock(m_);
+        return jobs_.size();
+    }
     /// Image buffers kept for the next frames to reuse (at most 6).
     size_t pooled_images() const {
         std::lock_guard<std::mutex> lock(m_);
@@ -165,10 +171,14 @@ private:
     /// one before it ended, so results stay in order) and says the lane is free.
     void compare_later(Result r);
     void finish_compare();
-    /// On the comparison's task: copies the student's frame out of the
-    /// worker's memory (then `copied` is set), reads the reference's
-    /// snapshot, compares, and makes the texture's RGBA8 pixels.
-    void compare_task(Result& r, std::promise<void>& copied);
+    /// On the comparison's task: copy_out() copies the student's frame out
+    /// of the worker's memory, compare() reads the reference's snapshot,
+    /// compares, and makes the texture's RGBA8 pixels; guarded() turns an
+    /// exception of either into a frame without a comparison (logged).
+    void copy_out(Result& r);
+    void compare(Result& r);
+    template <class F>
+    void guarded(Result& r, const char* what, F&& f);
     /// An image buffer from the pool (empty when none), and one given back:
     /// 16 MB frames reuse their memory instead of faulting in new pages.
     Image pooled_image();

@@ -218,6 +218,51 @@ TEST(AppStudentLane, FramesComeInOrderInReusedImageMemory) {
     EXPECT_LE(lane.pooled_images(), 6u);
 }
 
+/// Syncs `lane` until `done()` (at most ~4 s, polling every 0.2 ms).
+template <class F>
+void sync_until(StudentLane& lane, Session& s, F&& done) {
+    for (int k = 0; k < 20000 && !done(); ++k) {
+        lane.sync(s);
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
+    // A frame frees the lane when it is drawn; its comparison follows. The
+    // window's session steps faster than the comparison takes here (rgb: a
+    // cheap frame, a 1024x1024 comparison), so frame 1 is posted before
+    // frame 0's whole result comes, which must not free the lane again.
+    Session s;
+    s.set_size(1024, 1024);
+    s.set_scene(SceneChoice{false, "rgb", "", "", 0});
+    s.set_renderer("cpu");
+    StudentLane lane;
+    lane.load(student::StudentOptions{}, "cpuref");
+    int checked = 0;
+    for (int round = 0; round < 12; ++round) {  // the order of arrivals varies: 12 chances to see it
+        const int drawn = lane.frames_rendered();
+        ASSERT_TRUE(s.step());
+        lane.sync(s);  // posts frame 2 x round
+        ASSERT_TRUE(lane.busy());
+        sync_until(lane, s, [&] { return !lane.busy(); });  // drawn (its comparison may still run)
+        ASSERT_FALSE(lane.busy());
+        ASSERT_TRUE(s.step());
+        lane.sync(s);  // posts the next frame
+        ASSERT_TRUE(lane.busy());
+        sync_until(lane, s, [&] { return lane.frames_rendered() > drawn; });  // the first one's whole result
+        if (lane.frames_rendered() == drawn + 1) {
+            ++checked;
+            EXPECT_TRUE(lane.busy()) << "round " << round << ": the second frame is still drawn: the lane is not free";
+        }
+        ASSERT_TRUE(s.step());
+        lane.sync(s);  // nothing more is posted while it is drawn
+        EXPECT_LE(lane.queued_jobs(), 1u);  // that frame at most, if the lane's thread has not taken it yet
+        sync_until(lane, s, [&] { return lane.frames_rendered() >= drawn + 2 && !lane.busy(); });
+    }
+    EXPECT_GT(checked, 0);
+    EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
+}
+
 TEST(AppInspector, StoryAndExpectedColorOfAPixel) {
     Session s;
     s.set_size(256, 256);

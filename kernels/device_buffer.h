@@ -145,7 +145,7 @@ public:
         else (void)cudaGetLastError();  // refused: the copies stay pageable, nothing else changes
     }
     void release() {
-        if (p_) cudaHostUnregister(p_);
+        if (p_ && cudaHostUnregister(p_) != cudaSuccess) (void)cudaGetLastError();  // not left for a later check
         p_ = nullptr;
     }
 

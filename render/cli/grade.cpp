@@ -218,8 +218,10 @@ void check_reference_arg(const GradeArgs& a) {
 
 /// Which reference times: --reference, else the folder's render_ref or
 /// render_ref_x86 that runs here (a 64x64 probe run each), else our tiled
-/// kernel. --reference is checked by check_reference_arg first.
-Reference choose_reference(const GradeArgs& a, const student::CourseFolder& folder, const fs::path& scratch) {
+/// kernel. --reference is checked by check_reference_arg first; `report`:
+/// say on stderr why a candidate does not run.
+Reference choose_reference(const GradeArgs& a, const student::CourseFolder& folder, const fs::path& scratch,
+                           bool report = true) {
     std::vector<std::string> candidates = folder.reference_binaries;
     if (!a.reference.empty()) candidates = {a.reference};
     const std::string gate = student::find_cuda_gate();
@@ -241,7 +243,7 @@ Reference choose_reference(const GradeArgs& a, const student::CourseFolder& fold
         } catch (const student::ProcessError& e) {
             why = e.what();
         }
-        std::fprintf(stderr, "render grade: %s does not run here (%s)\n", exe.c_str(), why.c_str());
+        if (report) std::fprintf(stderr, "render grade: %s does not run here (%s)\n", exe.c_str(), why.c_str());
     }
     return Reference{"", "reference: this project's tiled kernel timed the course's way (no course render_ref runs "
                          "here; give one with --reference), faster than the course's: scores are stricter",
@@ -545,14 +547,19 @@ int run_grade(const GradeArgs& a) {
     Reference ref;
     std::future<Reference> chosen;  // the reference's probe runs during the checks: neither is timed
     if (a.ref_times_path.empty())
-        chosen = std::async(std::launch::async, [&] { return choose_reference(a, folder, scratch.path()); });
+        chosen = std::async(std::launch::async, [&] { return choose_reference(a, folder, scratch.path(), false); });
     else
         ref = given_reference(a.ref_times_path);
     std::fprintf(stderr, "checking: the 8 scored scenes, then 14 more checks (references drawn alongside) ...\n");
     std::vector<CheckJob> extra_jobs;
     std::vector<GradeCheck> extra;
     std::vector<SceneGrade> grades = check_everything(*student, scenes, a.seed, folder, extra_jobs, extra);
-    if (chosen.valid()) ref = chosen.get();
+    if (chosen.valid()) {
+        ref = chosen.get();
+        // a probe can fail beside the checks where the GPU takes one process
+        // at a time (exclusive-process mode): then each is tried again, alone
+        if (ref.exe.empty()) ref = choose_reference(a, folder, scratch.path());
+    }
     const std::string cache_key = cache_key_of(ref, scratch.path());
     const bool cached = !cache_key.empty() && !a.fresh_reference && use_cached_reference(ref, cache_key);
     const double checks_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
