@@ -159,13 +159,20 @@ TEST(AppSceneTracker, FollowsTheFrameAsScenesAtFrameDoes) {
     }
 }
 
-/// Syncs `lane` until a student frame arrives (at most ~5 s).
-bool await_student_frame(StudentLane& lane, Session& s) {
-    for (int k = 0; k < 5000; ++k) {
-        if (lane.sync(s)) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+/// Syncs `lane` until `done(arrived)` holds, `arrived` being what that
+/// sync() returned (a new student frame); false after ~5 s (polling every 0.2 ms).
+template <class F>
+bool sync_until(StudentLane& lane, Session& s, F&& done) {
+    for (int k = 0; k < 25000; ++k) {
+        if (done(lane.sync(s))) return true;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     return false;
+}
+
+/// Syncs `lane` until a student frame arrives (at most ~5 s).
+bool await_student_frame(StudentLane& lane, Session& s) {
+    return sync_until(lane, s, [](bool arrived) { return arrived; });
 }
 
 TEST(AppStudentLane, ALaneThatFellBehindAdvancesInsteadOfSettingUpAgain) {
@@ -218,15 +225,6 @@ TEST(AppStudentLane, FramesComeInOrderInReusedImageMemory) {
     EXPECT_LE(lane.pooled_images(), 6u);
 }
 
-/// Syncs `lane` until `done()` (at most ~4 s, polling every 0.2 ms).
-template <class F>
-void sync_until(StudentLane& lane, Session& s, F&& done) {
-    for (int k = 0; k < 20000 && !done(); ++k) {
-        lane.sync(s);
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-}
-
 TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
     // A frame frees the lane when it is drawn; its comparison follows. The
     // window's session steps faster than the comparison takes here (rgb: a
@@ -244,12 +242,11 @@ TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
         ASSERT_TRUE(s.step());
         lane.sync(s);  // posts frame 2 x round
         ASSERT_TRUE(lane.busy());
-        sync_until(lane, s, [&] { return !lane.busy(); });  // drawn (its comparison may still run)
-        ASSERT_FALSE(lane.busy());
+        ASSERT_TRUE(sync_until(lane, s, [&](bool) { return !lane.busy(); }));  // drawn (its comparison may still run)
         ASSERT_TRUE(s.step());
         lane.sync(s);  // posts the next frame
         ASSERT_TRUE(lane.busy());
-        sync_until(lane, s, [&] { return lane.frames_rendered() > drawn; });  // the first one's whole result
+        ASSERT_TRUE(sync_until(lane, s, [&](bool) { return lane.frames_rendered() > drawn; }));  // its whole result
         if (lane.frames_rendered() == drawn + 1) {
             ++checked;
             EXPECT_TRUE(lane.busy()) << "round " << round << ": the second frame is still drawn: the lane is not free";
@@ -257,7 +254,7 @@ TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
         ASSERT_TRUE(s.step());
         lane.sync(s);  // nothing more is posted while it is drawn
         EXPECT_LE(lane.queued_jobs(), 1u);  // that frame at most, if the lane's thread has not taken it yet
-        sync_until(lane, s, [&] { return lane.frames_rendered() >= drawn + 2 && !lane.busy(); });
+        ASSERT_TRUE(sync_until(lane, s, [&](bool) { return lane.frames_rendered() >= drawn + 2 && !lane.busy(); }));
     }
     EXPECT_GT(checked, 0);
     EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);

@@ -20,40 +20,6 @@ float pixel_error(const float* a, const float* b) {
     return worst;
 }
 
-namespace {
-
-/// Sums and counts of compare_images over pixels [begin, end).
-struct ComparePart {
-    double sum_abs = 0, sum_sq = 0, max_abs_error = 0;
-    int64_t strict = 0, course = 0, custom = 0;
-};
-
-ComparePart compare_pixels(const float* test, const float* ref, size_t begin, size_t end, float tolerance) {
-    ComparePart part;
-    for (size_t p = begin; p < end; ++p) {
-        const float* pa = test + 4 * p;
-        const float* pb = ref + 4 * p;
-        if (std::memcmp(pa, pb, 3 * sizeof(float)) == 0 && std::isfinite(pa[0]) && std::isfinite(pa[1]) &&
-            std::isfinite(pa[2]))
-            continue;  // equal RGB: adds 0 to every sum and count (most pixels of a correct frame)
-        const float worst = pixel_error(pa, pb);  // +inf for NaN/Inf: beyond every rule
-        for (int c = 0; c < 3; ++c) {
-            const float a = pa[c], b = pb[c];
-            if (!std::isfinite(a) || !std::isfinite(b)) continue;
-            part.sum_abs += std::fabs(a - b);
-            const double ca = std::min(std::max(a, 0.f), 1.f), cb = std::min(std::max(b, 0.f), 1.f);
-            part.sum_sq += (ca - cb) * (ca - cb);
-        }
-        part.max_abs_error = std::max(part.max_abs_error, static_cast<double>(worst));
-        part.strict += worst > kStrictTolerance;
-        part.course += worst > kCourseTolerance;
-        part.custom += worst > tolerance;
-    }
-    return part;
-}
-
-}  // namespace
-
 CompareStats compare_images(const Image& test, const Image& ref, float tolerance) {
     CompareStats s;
     s.tolerance = tolerance;
@@ -63,13 +29,27 @@ CompareStats compare_images(const Image& test, const Image& ref, float tolerance
         s.max_abs_error = std::numeric_limits<double>::infinity();
         return s;
     }
+    double sum_abs = 0, sum_sq = 0;
     const size_t n = test.pixel_count();
-    const ComparePart part = compare_pixels(test.data.data(), ref.data.data(), 0, n, tolerance);
-    const double sum_abs = part.sum_abs, sum_sq = part.sum_sq;
-    s.max_abs_error = part.max_abs_error;
-    s.mismatches_strict = part.strict;
-    s.mismatches_course = part.course;
-    s.mismatches_custom = part.custom;
+    for (size_t p = 0; p < n; ++p) {
+        const float* pa = &test.data[4 * p];
+        const float* pb = &ref.data[4 * p];
+        if (std::memcmp(pa, pb, 3 * sizeof(float)) == 0 && std::isfinite(pa[0]) && std::isfinite(pa[1]) &&
+            std::isfinite(pa[2]))
+            continue;  // equal RGB: adds 0 to every sum and count (most pixels of a correct frame)
+        const float worst = pixel_error(pa, pb);  // +inf for NaN/Inf: beyond every rule
+        for (int c = 0; c < 3; ++c) {
+            const float a = pa[c], b = pb[c];
+            if (!std::isfinite(a) || !std::isfinite(b)) continue;
+            sum_abs += std::fabs(a - b);
+            const double ca = std::min(std::max(a, 0.f), 1.f), cb = std::min(std::max(b, 0.f), 1.f);
+            sum_sq += (ca - cb) * (ca - cb);
+        }
+        s.max_abs_error = std::max(s.max_abs_error, static_cast<double>(worst));
+        s.mismatches_strict += worst > kStrictTolerance;
+        s.mismatches_course += worst > kCourseTolerance;
+        s.mismatches_custom += worst > tolerance;
+    }
     const double values = 3.0 * static_cast<double>(n);
     s.mean_abs_error = n ? sum_abs / values : 0;
     const double mse = n ? sum_sq / values : 0;

@@ -401,19 +401,19 @@ void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& r
 
 /// Why a scene's T comes from fewer than 3 runs (timing_settled).
 std::string settled_note(const SceneGrade& g) {
-    char head[64];
-    std::snprintf(head, sizeof head, "%s: T from %d run%s: ", g.scene.c_str(), g.t_runs, g.t_runs == 1 ? "" : "s");
-    if (!g.check.pass) return head + std::string("incorrect, so 0 points whatever the time");
-    if (g.score == kCourseSceneMax) {
-        char why[160];
-        std::snprintf(why, sizeof why, "within 1.2 x T_ref, so 9 points whatever other runs give (from %.0f ms on, the "
-                      "runs agree within 1%%)", kSteadyTimeMs);
-        return head + std::string(why);
-    }
-    char why[160];
-    std::snprintf(why, sizeof why, "above %.1f x T_ref, so 2 points (the course's floor is 10 x T_ref) unless another run "
-                  "were over 20%% faster", kSettledFloorFactor);
-    return head + std::string(why);
+    char text[320];
+    const char* runs = g.t_runs == 1 ? "" : "s";
+    if (!g.check.pass)
+        std::snprintf(text, sizeof text, "%s: T from %d run%s: incorrect, so 0 points whatever the time", g.scene.c_str(),
+                      g.t_runs, runs);
+    else if (g.score == kCourseSceneMax)
+        std::snprintf(text, sizeof text, "%s: T from %d run%s: within 1.2 x T_ref, so 9 points whatever other runs give "
+                      "(from %.0f ms on, the runs agree within 1%%)", g.scene.c_str(), g.t_runs, runs, kSteadyTimeMs);
+    else
+        std::snprintf(text, sizeof text, "%s: T from %d run%s: above %.1f x T_ref, so 2 points (the course's floor is 10 "
+                      "x T_ref) unless another run were over 20%% faster", g.scene.c_str(), g.t_runs, runs,
+                      kSettledFloorFactor);
+    return text;
 }
 
 void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes& scenes, const student::CourseFolder& f) {

@@ -303,10 +303,13 @@ std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::s
     return timings();
 }
 
+void StudentRenderer::SharedImage::copy_to(Image& out) const {
+    if (out.width != width || out.height != height) out = Image(width, height);
+    std::memcpy(out.data.data(), pixels, out.data.size() * sizeof(float));
+}
+
 const Image& StudentRenderer::image() {
-    const SharedImage got = fetch_image();
-    if (image_.width != got.width || image_.height != got.height) image_ = Image(got.width, got.height);
-    std::memcpy(image_.data.data(), got.pixels, image_.data.size() * sizeof(float));
+    fetch_image().copy_to(image_);
     return image_;
 }
 

@@ -84,6 +84,9 @@ public:
         std::shared_ptr<const void> keep;
         const float* pixels = nullptr;
         int width = 0, height = 0;
+        /// Copies the frame into `out` (resized when its size differs; its
+        /// memory reused otherwise).
+        void copy_to(Image& out) const;
     };
     SharedImage fetch_image();
     std::vector<StageTime> timings() override;
