@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <future>
 
 #include "render/frame_loop.h"
 #include "render/image_io.h"
@@ -80,9 +81,23 @@ void StudentLane::compare_later(Result r) {
     copied_ = copied.get_future();
     comparing_ = std::async(std::launch::async, [this, r = std::move(r), copied = std::move(copied)]() mutable {
         const Clock::time_point t = Clock::now();
-        guarded(r, "copying your frame", [&] { copy_out(r); });
+        // each pair writes disjoint members of r; the second reads what the first wrote
+        std::future<bool> reading = std::async(std::launch::async, [&] {
+            return guarded("reading the reference's frame", [&] { read_reference(r); });
+        });
+        bool ok = guarded("copying your frame", [&] { copy_out(r); });
         copied.set_value();  // always: the lane waits for it before its next getImage()
-        guarded(r, "comparing your frame", [&] { compare(r); });
+        ok = reading.get() && ok;
+        if (!ok) r.compare.valid = false;
+        std::future<bool> converting = std::async(std::launch::async, [&] {
+            return guarded("converting your frame", [&] { convert(r); });
+        });
+        ok = guarded("comparing your frame", [&] { compare(r); }) && ok;
+        ok = converting.get() && ok;
+        if (!ok) {  // this frame has no comparison
+            r.compare.valid = false;
+            r.reference = Image{};
+        }
         r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(r));
@@ -90,13 +105,13 @@ void StudentLane::compare_later(Result r) {
 }
 
 template <class F>
-void StudentLane::guarded(Result& r, const char* what, F&& f) {
+bool StudentLane::guarded(const char* what, F&& f) {
     try {
         f();
+        return true;
     } catch (const std::exception& e) {  // ours, not the student's: this frame has no comparison
         std::fprintf(stderr, "circle-renderer: %s: %s\n", what, e.what());
-        r.compare.valid = false;
-        r.reference = Image{};
+        return false;
     }
 }
 
@@ -106,18 +121,20 @@ void StudentLane::copy_out(Result& r) {
     r.shared = {};
 }
 
-void StudentLane::compare(Result& r) {
-    if (r.snapshot) {
-        const std::shared_ptr<ReferenceSnapshot> snap = std::move(r.snapshot);
-        r.reference = pooled_image();
-        snap->read(r.reference);
-    }
-    if (r.compare.valid) {
-        r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
-        r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
-    }
-    r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true);
+void StudentLane::read_reference(Result& r) {
+    if (!r.snapshot) return;
+    const std::shared_ptr<ReferenceSnapshot> snap = std::move(r.snapshot);
+    r.reference = pooled_image();
+    snap->read(r.reference);
 }
+
+void StudentLane::compare(Result& r) {
+    if (!r.compare.valid) return;
+    r.compare.stats = compare_images(r.image, r.reference, kStrictTolerance);
+    r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
+}
+
+void StudentLane::convert(Result& r) { r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true); }
 
 Image StudentLane::pooled_image() {
     std::lock_guard<std::mutex> lock(m_);
@@ -268,7 +285,7 @@ void StudentLane::unload() {
     j.kind = Job::Kind::Unload;
     j.generation = generation_;
     post(std::move(j));
-    in_flight_ = false;
+    in_flight_ = 0;
     state_ = State::Empty;
     fault_ = StudentFaultInfo{};
     image_ = Image{};
@@ -292,7 +309,7 @@ void StudentLane::restart_worker() {
     j.kind = Job::Kind::Restart;
     j.generation = generation_;
     post(std::move(j));
-    in_flight_ = false;
+    in_flight_ = 0;
     fault_ = StudentFaultInfo{};
     state_ = State::Ready;
     synced_image_version_ = lane_setup_version_ = lane_frame_ = -1;
@@ -322,7 +339,7 @@ void StudentLane::take(Result& r, Session& s) {
 }
 
 void StudentLane::take_reference(Session& s, Job& j) {
-    constexpr size_t kSnapshots = 3;  ///< in use at most: one job's, one comparison's
+    constexpr size_t kSnapshots = kFramesInFlight + 2;  ///< in use at most: the jobs', one comparison's
     std::shared_ptr<ReferenceSnapshot> snap;
     for (const auto& k : snapshots_)
         if (k.use_count() == 1) snap = k;  // neither a job nor a comparison holds it
@@ -339,7 +356,7 @@ void StudentLane::take_reference(Session& s, Job& j) {
 }
 
 void StudentLane::post_frame(Session& s) {
-    if (in_flight_ || (state_ != State::Ready && state_ != State::Running)) return;
+    if (in_flight_ >= kFramesInFlight || (state_ != State::Ready && state_ != State::Running)) return;
     if (!s.renderer() || s.needs_frame() || s.image_version() == synced_image_version_) return;
     const int target = s.frame();  // the session's image shows the circles after `target` steps
     if (target < 1) return;
@@ -365,9 +382,11 @@ void StudentLane::post_frame(Session& s) {
     lane_setup_version_ = s.setup_version();
     lane_frame_ = target;  // after the frame, the lane's renderer has advanced `target` steps
     synced_image_version_ = s.image_version();
-    in_flight_ = true;
-    job_start_ = Clock::now();
-    job_frame_ = target - 1;
+    if (in_flight_++ == 0) {  // else it starts when the one before it is drawn (sync)
+        job_start_ = Clock::now();
+        job_frame_ = target - 1;
+    }
+    next_frame_ = target - 1;
     post(std::move(j));
 }
 
@@ -383,10 +402,13 @@ bool StudentLane::sync(Session& s) {
         // A frame frees the lane with its marker (or its fault, which comes
         // without one); its whole result, later, does not: by then the
         // window may have posted the next frame.
-        if (r.kind == Job::Kind::Frame && (r.rendered_only || !r.ok)) in_flight_ = false;
+        if (r.kind == Job::Kind::Frame && (r.rendered_only || !r.ok) && in_flight_ > 0 && --in_flight_ > 0) {
+            job_start_ = Clock::now();  // the frame after it, posted meanwhile, is drawn from now on
+            job_frame_ = next_frame_;
+        }
         if (r.rendered_only) continue;  // its image and comparison come next
         if (!r.ok) {
-            fault_ = r.fault;
+            if (state_ != State::Faulted) fault_ = r.fault;  // the first fault is the one to report
             state_ = State::Faulted;
         } else if (r.kind == Job::Kind::Load) {
             log_path_ = r.log_path;

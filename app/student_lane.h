@@ -1,8 +1,9 @@
 // The student's renderer running beside the session's renderer (the
 // reference), on a thread of its own: the window never waits for the
-// student's code. When the lane is idle and the session shows a new frame,
-// sync() hands the lane thread that frame (the scene when it must set up
-// again, the size, the frame number and a copy of the reference's image);
+// student's code. When the lane has room (kFramesInFlight: one frame drawn,
+// one waiting) and the session shows a new frame, sync() hands the lane
+// thread that frame (the scene when it must set up again, or the steps to
+// catch up, the size, the frame number and a copy of the reference's image);
 // the lane thread draws it with the student's renderer and compares it with
 // that copy; a later sync() picks the result up. So the student's image
 // updates at its own pace ("student: N frames/s") while the window keeps
@@ -80,8 +81,15 @@ public:
     /// session's current frame when it is idle. Returns true when a new
     /// student frame arrived (false when none, or on a fault).
     bool sync(Session& s);
+    /// Frames sync() posts before the first of them is drawn: the second
+    /// waits in the queue, so the lane starts it as soon as it is free
+    /// instead of when the window's next frame posts it (on the H200 that
+    /// idle time was about 4 ms of each student frame).
+    static constexpr int kFramesInFlight = 2;
     /// True while the lane thread draws a frame (sync() posted one, no result yet).
-    bool busy() const { return in_flight_; }
+    bool busy() const { return in_flight_ > 0; }
+    /// Frames posted and not yet drawn (at most kFramesInFlight).
+    int frames_in_flight() const { return in_flight_; }
     /// "render() has not returned for 3.2 s (frame 12)" once a frame has been
     /// busy for longer than `after_s`, else "".
     std::string waiting_line(double after_s = 1.0) const;
@@ -107,8 +115,8 @@ public:
     const FrameTimes& stage_sums() const { return log_.sums; }
     /// Where the student's printf output goes ("" when nothing is loaded).
     const std::string& log_path() const { return log_path_; }
-    /// Jobs posted to the lane thread and not yet started (at most 1 while
-    /// frames come: the window posts the next frame only once the lane is free).
+    /// Jobs posted to the lane thread and not yet started (at most
+    /// kFramesInFlight while frames come).
     size_t queued_jobs() const {
         std::lock_guard<std::mutex> lock(m_);
         return jobs_.size();
@@ -171,14 +179,19 @@ private:
     /// one before it ended, so results stay in order) and says the lane is free.
     void compare_later(Result r);
     void finish_compare();
-    /// On the comparison's task: copy_out() copies the student's frame out
-    /// of the worker's memory, compare() reads the reference's snapshot,
-    /// compares, and makes the texture's RGBA8 pixels; guarded() turns an
-    /// exception of either into a frame without a comparison (logged).
+    /// On the comparison's task, in two pairs that each run on two threads
+    /// (so a 1024x1024 frame's four 16 MB passes cost two, not four, in
+    /// the lane's pace): copy_out() copies the student's frame out of the
+    /// worker's memory while read_reference() reads the reference's
+    /// snapshot; then compare() compares while convert() makes the
+    /// texture's RGBA8 pixels. guarded() turns an exception of any into a
+    /// frame without a comparison (logged).
     void copy_out(Result& r);
+    void read_reference(Result& r);
     void compare(Result& r);
+    void convert(Result& r);
     template <class F>
-    void guarded(Result& r, const char* what, F&& f);
+    bool guarded(const char* what, F&& f);
     /// An image buffer from the pool (empty when none), and one given back:
     /// 16 MB frames reuse their memory instead of faulting in new pages.
     Image pooled_image();
@@ -209,9 +222,10 @@ private:
     // ---- the window thread's ----
     std::vector<std::shared_ptr<ReferenceSnapshot>> snapshots_;  ///< free when only this holds one
     int generation_ = 0;
-    bool in_flight_ = false;
-    Clock::time_point job_start_{};
-    int job_frame_ = 0;
+    int in_flight_ = 0;              ///< frames posted and not yet drawn
+    Clock::time_point job_start_{};  ///< when the frame being drawn started
+    int job_frame_ = 0;              ///< its frame
+    int next_frame_ = 0;             ///< the frame of the last one posted
     std::vector<Clock::time_point> frame_times_;  ///< arrival of the last student frames
     State state_ = State::Empty;
     StudentFaultInfo fault_;

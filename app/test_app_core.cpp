@@ -252,12 +252,42 @@ TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
             EXPECT_TRUE(lane.busy()) << "round " << round << ": the second frame is still drawn: the lane is not free";
         }
         ASSERT_TRUE(s.step());
-        lane.sync(s);  // nothing more is posted while it is drawn
-        EXPECT_LE(lane.queued_jobs(), 1u);  // that frame at most, if the lane's thread has not taken it yet
+        lane.sync(s);  // one more may be posted behind it, no more
+        EXPECT_LE(lane.frames_in_flight(), StudentLane::kFramesInFlight);
+        EXPECT_LE(lane.queued_jobs(), size_t(StudentLane::kFramesInFlight));  // if the lane's thread has taken none yet
         ASSERT_TRUE(sync_until(lane, s, [&](bool) { return lane.frames_rendered() >= drawn + 2 && !lane.busy(); }));
     }
     EXPECT_GT(checked, 0);
     EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
+}
+
+TEST(AppStudentLane, TheNextFrameWaitsInTheQueueWhileOneIsDrawn) {
+    // The window posts a second frame while the first is drawn (so the lane
+    // starts it without waiting for the window), never a third; the frames
+    // come back in order, each equal to the session's frame it was posted for.
+    Session s;
+    s.set_size(512, 512);
+    s.set_scene(SceneChoice{false, "rand10k", "", "", 0});
+    s.set_renderer("cpu");
+    StudentLane lane;
+    lane.load(student::StudentOptions{}, "cpuref");  // the sequential renderer: slower than the session's steps
+    int two = 0;
+    for (int round = 0; round < 4; ++round) {
+        const int drawn = lane.frames_rendered();
+        for (int k = 0; k < 3; ++k) {  // three session frames in quick succession
+            ASSERT_TRUE(s.step());
+            lane.sync(s);
+            EXPECT_LE(lane.frames_in_flight(), StudentLane::kFramesInFlight);
+            if (lane.frames_in_flight() == 2) ++two;
+        }
+        // the session's last frame is posted once a place is free, and comes last
+        ASSERT_TRUE(sync_until(lane, s, [&](bool) { return !lane.busy() && lane.compare().frame == s.frame() - 1; }))
+            << "round " << round;
+        EXPECT_GE(lane.frames_rendered(), drawn + 2);
+        EXPECT_TRUE(lane.compare().valid);
+        EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
+    }
+    EXPECT_GT(two, 0) << "no second frame was ever posted while one was drawn";
 }
 
 TEST(AppInspector, StoryAndExpectedColorOfAPixel) {

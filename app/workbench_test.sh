@@ -314,9 +314,12 @@ fi
 rebuild
 if [ "$MODE" = gpu ]; then
     [ "${RAN:-0}" = 1 ] || { echo "SKIP: the student's renderer cannot run here (no GPU)"; [ $FAILS = 0 ] && exit 77; }
+    # before the faults: on the H200 a speed run after them drew under 1 frame/s for its whole
+    # run (the driver still tearing down the faulted and stopped workers' contexts; the app,
+    # stopped at its 120 s, stayed a zombie holding the GPU), 188.6 frames/s on a fresh machine
+    speed
     racy
     faults
-    speed  # last: its cold build and 2500 frames must not starve the checks above
 fi
 if [ $FAILS -ne 0 ]; then echo "workbench test ($MODE): $FAILS failure(s)"; exit 1; fi
 echo "workbench test ($MODE): PASS"
