@@ -112,7 +112,8 @@ void add_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     raw.overlay_opt = cli.add_option("--overlay", raw.overlay,
                                      "Heat maps over the image at start, a list of: tiles (circles per tile), listed "
                                      "or hit (16x16 tiles by the box or the exact test), diff (error vs cpuref; runs a "
-                                     "check at start), warps (active lanes per warp)");
+                                     "check at start), warps (active lanes per warp), blends (blends each pixel needs before its "
+                                     "result is certain: exact early stopping)");
     add_workbench_options(cli, raw, o);
 }
 

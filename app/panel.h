@@ -84,7 +84,7 @@ struct PanelTools {
 };
 
 /// How the image is drawn, for the panel and the --frames summary: "1:1",
-/// or "at 41% (fit)" when scaled to fit the area (also with "1:1 pixels" on,
+/// or "at 41% (fit)" when scaled to fit the area (also with "1:1 when it fits" on,
 /// when the image is larger than the area), "at 800% (zoomed)" when
 /// `zoomed` (wheel, --zoom); "-" before the first image.
 std::string drawn_scale_label(double scale, bool zoomed = false);

@@ -631,6 +631,18 @@ TEST_F(Cli, BenchRunsWhatCanRunAndMarksTheRestUnavailable) {
     const std::string c = slurp(csv);
     EXPECT_CONTAINS(c, "\nrgb,tiled,,,,,,,unavailable,,,unavailable\n");
     EXPECT_CONTAINS(c, "\nrgb,cpu,");
+    // an alias is named as it was typed
+    const CmdResult a = render("bench --scenes rgb --renderers cuda,cpu --size 32 --repeat 1 --frames 0:1");
+    EXPECT_EQ(a.code, 3) << a.out << a.err;
+    EXPECT_CONTAINS(a.out, "unavailable: renderer 'cuda' (= tiled) needs a CUDA GPU: " + why + "\n");
+}
+
+TEST_F(Cli, BenchRefusesRendersSingleSceneAndRendererOptionsWithItsOwn) {
+    for (const char* args : {"bench --scene rgb", "bench -r cpu", "bench --scenes rgb --renderer cpu"}) {
+        const CmdResult r = render(args);
+        EXPECT_EQ(r.code, 2) << args << ": " << r.out << r.err;
+        EXPECT_CONTAINS(r.err, "render bench takes lists: --scenes rgb,rand10k and --renderers tiled,cpu (not --scene or -r");
+    }
 }
 
 TEST_F(Cli, BenchHelpNamesTheDefaultScenes) {

@@ -109,8 +109,11 @@ BenchPlan plan_bench(const BenchArgs& args) {
                 plan.renderers.push_back(i.name);
         if (!gpu) std::fprintf(stderr, "note: without a GPU only 'cpu' is benchmarked (add cpuref with --renderers cpuref,cpu)\n");
     }
-    for (const auto& r : plan.renderers) {
-        const std::string reason = renderer_unavailable(r);  // unknown names throw (exit 2)
+    for (size_t i = 0; i < plan.renderers.size(); ++i) {
+        const std::string& r = plan.renderers[i];
+        // named as the user named it: "renderer 'cuda' (= tiled) needs a CUDA GPU"
+        const bool said = !args.renderers.empty() && i < args.renderers_said.size();
+        const std::string reason = renderer_unavailable(said ? args.renderers_said[i] : r);  // unknown names throw (exit 2)
         if (!reason.empty()) plan.unavailable[r] = reason;
     }
     const RendererContext ctx = student_context(args.student_dir, args.student_timeout, args.student_memory);  // checks the timeout

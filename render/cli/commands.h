@@ -83,7 +83,8 @@ int run_list();
 /// Options of `render bench`.
 struct BenchArgs {
     std::vector<std::string> scenes;     ///< scene names
-    std::vector<std::string> renderers;  ///< renderer names
+    std::vector<std::string> renderers;  ///< renderer names (canonical: 'cuda' is 'tiled')
+    std::vector<std::string> renderers_said;  ///< the same, as --renderers named them (for messages)
     int width = 1024, height = 1024;
     uint32_t seed = 0;
     FrameRange frames{0, 4};

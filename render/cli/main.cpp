@@ -60,6 +60,9 @@ struct BenchText {
     std::string scenes = kDefaultBenchScenes, renderers, size = "1024", frames = "0:4", seed = "0", repeat = "5";
     std::string timing = "events";
     bool no_check = false;
+    /// render's --scene and -r, typed after `bench` by mistake: refused with
+    /// bench's names for them (CLI11 alone would list them as unexpected)
+    std::vector<std::string> scene_by_mistake, renderer_by_mistake;
 };
 
 /// Everything the command line can hold, filled by CLI11.
@@ -143,6 +146,8 @@ void add_bench_command(CLI::App& app, CommandLine& c) {
                                                          "course's way; docs/STUDENTS.md)");
     bench->add_option("--student-timeout", c.bench.student_timeout, "Seconds a call of your renderer may take (default 30)");
     bench->add_option("--student-memory", c.bench.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
+    bench->add_option("--scene", t.scene_by_mistake)->group("")->allow_extra_args(false);
+    bench->add_option("-r,--renderer", t.renderer_by_mistake)->group("")->allow_extra_args(false);
     bench->add_option("--timing", t.timing, "How our renderers are timed: events (default) or course (as the course "
                                             "times a student's renderer, so the rows compare like with like)");
 }
@@ -220,6 +225,9 @@ void add_profile_command(CLI::App& app, CommandLine& c) {
 /// Checks and converts bench's options.
 BenchArgs bench_args(const CommandLine& c) {
     const BenchText& t = c.bench_text;
+    if (!t.scene_by_mistake.empty() || !t.renderer_by_mistake.empty())
+        throw std::invalid_argument("render bench takes lists: --scenes rgb,rand10k and --renderers tiled,cpu (not --scene "
+                                    "or -r, which are for a single render)");
     BenchArgs b = c.bench;
     b.scenes = split_list(t.scenes);
     if (b.scenes.empty()) throw std::invalid_argument("--scenes is empty: name at least one scene");
@@ -228,6 +236,7 @@ BenchArgs bench_args(const CommandLine& c) {
     if (std::set<std::string>(b.scenes.begin(), b.scenes.end()).size() != b.scenes.size())
         throw std::invalid_argument("--scenes names a scene twice");
     b.renderers = split_list(t.renderers);
+    b.renderers_said = b.renderers;
     for (auto& r : b.renderers) r = canonical_renderer_name(r);  // unknown names: exit 2, listing the valid ones
     if (std::set<std::string>(b.renderers.begin(), b.renderers.end()).size() != b.renderers.size())
         throw std::invalid_argument("--renderers names a renderer twice");
