@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <future>
+#include <system_error>
 
 #include "render/frame_loop.h"
 #include "render/image_io.h"
@@ -37,6 +38,7 @@ StudentLane::~StudentLane() {
 // ---------------------------------------------------------------- lane thread
 
 void StudentLane::thread_main() {
+    int faulted_generation = -1;  ///< a frame of it faulted: its later frames are not run
     for (;;) {
         Job job;
         {
@@ -46,7 +48,18 @@ void StudentLane::thread_main() {
             job = std::move(jobs_.front());
             jobs_.pop_front();
         }
-        Result r = run(job);
+        Result r;
+        if (job.kind == Job::Kind::Frame && job.generation == faulted_generation) {
+            // queued behind the frame that faulted: running it would start a new worker for code that
+            // just crashed or hung; it frees its place in the lane, and the first fault stays the one said
+            r.generation = job.generation;
+            r.ok = false;
+            r.fault.what = "student renderer: not run after the frame before it failed";
+            r.fault.call = "a frame";
+        } else {
+            r = run(job);
+            if (job.kind == Job::Kind::Frame && !r.ok) faulted_generation = job.generation;
+        }
         if (r.kind == Job::Kind::Frame && r.ok) {
             compare_later(std::move(r));
             continue;
@@ -62,6 +75,21 @@ void StudentLane::thread_main() {
     }
     renderer_.reset();  // the worker quits here, not on the window's thread
 }
+
+namespace {
+/// f() on a thread of its own, or here and now when no thread can be made
+/// (std::async throws std::system_error then): its result either way.
+template <class F>
+std::future<bool> beside(const F& f) {
+    try {
+        return std::async(std::launch::async, f);
+    } catch (const std::system_error&) {
+        std::promise<bool> p;
+        p.set_value(f());
+        return p.get_future();
+    }
+}
+}  // namespace
 
 void StudentLane::finish_compare() {
     if (comparing_.valid()) comparing_.get();
@@ -82,14 +110,14 @@ void StudentLane::compare_later(Result r) {
     comparing_ = std::async(std::launch::async, [this, r = std::move(r), copied = std::move(copied)]() mutable {
         const Clock::time_point t = Clock::now();
         // each pair writes disjoint members of r; the second reads what the first wrote
-        std::future<bool> reading = std::async(std::launch::async, [&] {
+        std::future<bool> reading = beside([&] {
             return guarded("reading the reference's frame", [&] { read_reference(r); });
         });
         bool ok = guarded("copying your frame", [&] { copy_out(r); });
         copied.set_value();  // always: the lane waits for it before its next getImage()
         ok = reading.get() && ok;
         if (!ok) r.compare.valid = false;
-        std::future<bool> converting = std::async(std::launch::async, [&] {
+        std::future<bool> converting = beside([&] {
             return guarded("converting your frame", [&] { convert(r); });
         });
         ok = guarded("comparing your frame", [&] { compare(r); }) && ok;
@@ -145,7 +173,7 @@ Image StudentLane::pooled_image() {
 }
 
 void StudentLane::recycle(Image&& image) {
-    constexpr size_t kPoolImages = 6;  ///< in flight at most: 2 frames' image and reference, 2 shown
+    constexpr size_t kPoolImages = 6;  ///< kept at most (up to 3 frames' image and reference are in use, 2 shown)
     if (image.data.capacity() == 0) return;
     std::lock_guard<std::mutex> lock(m_);
     if (pool_.size() < kPoolImages) pool_.push_back(std::move(image));
@@ -262,9 +290,15 @@ void StudentLane::post(Job job) {
 }
 
 void StudentLane::kill_busy_worker() {
-    if (!in_flight_) return;
     std::lock_guard<std::mutex> lock(m_);
-    if (student_) student_->kill_from_any_thread();
+    if (student_ && (in_flight_ > 0 || student_->call_in_progress() != student::Call::None))
+        student_->kill_from_any_thread();
+}
+
+void StudentLane::drop_queued_frames() {
+    std::lock_guard<std::mutex> lock(m_);
+    jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [](const Job& j) { return j.kind == Job::Kind::Frame; }),
+                jobs_.end());
 }
 
 void StudentLane::load(const student::StudentOptions& options, const std::string& standin) {
@@ -279,6 +313,7 @@ void StudentLane::load(const student::StudentOptions& options, const std::string
 }
 
 void StudentLane::unload() {
+    drop_queued_frames();  // first: none of them may start on the worker killed next
     kill_busy_worker();
     ++generation_;  // whatever is still in flight is dropped when it comes back
     Job j;
@@ -303,6 +338,7 @@ void StudentLane::unload() {
 
 void StudentLane::restart_worker() {
     if (state_ == State::Empty) return;
+    drop_queued_frames();
     kill_busy_worker();
     ++generation_;
     Job j;

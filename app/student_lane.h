@@ -86,7 +86,7 @@ public:
     /// instead of when the window's next frame posts it (on the H200 that
     /// idle time was about 4 ms of each student frame).
     static constexpr int kFramesInFlight = 2;
-    /// True while the lane thread draws a frame (sync() posted one, no result yet).
+    /// True while a posted frame is drawn or waits to be (no "drawn" marker yet).
     bool busy() const { return in_flight_ > 0; }
     /// Frames posted and not yet drawn (at most kFramesInFlight).
     int frames_in_flight() const { return in_flight_; }
@@ -179,6 +179,8 @@ private:
     /// one before it ended, so results stay in order) and says the lane is free.
     void compare_later(Result r);
     void finish_compare();
+    /// Removes the frames posted and not yet started (unload, restart).
+    void drop_queued_frames();
     /// On the comparison's task, in two pairs that each run on two threads
     /// (so a 1024x1024 frame's four 16 MB passes cost two, not four, in
     /// the lane's pace): copy_out() copies the student's frame out of the
