@@ -112,3 +112,38 @@ std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
 }
 
 }  // namespace cr
+
+namespace cr {
+
+unsigned long long pair_batch_limit(const BinPlan& plan, long long max_pairs_per_batch) {
+    const unsigned long long per_pair = plan.split ? static_cast<unsigned long long>(plan.coarse) * plan.coarse : 1;
+    const unsigned long long most = max_pairs_per_batch > 0 ? static_cast<unsigned long long>(max_pairs_per_batch) : 0;
+    return std::max<unsigned long long>(1, most / per_pair);
+}
+
+std::vector<PairBatch> cut_pair_batches(const std::vector<unsigned long long>& offsets, unsigned long long pairs,
+                                        unsigned long long cap) {
+    const int64_t count = static_cast<int64_t>(offsets.size());
+    if (pairs <= cap) return {PairBatch{0, count, 0, pairs}};
+    const auto first_pair = [&](int64_t i) { return i < count ? offsets[static_cast<size_t>(i)] : pairs; };
+    std::vector<PairBatch> batches;
+    for (int64_t a = 0; a < count;) {
+        int64_t b = a + 1;  // at least one circle, even if it alone exceeds cap
+        while (b < count && first_pair(b + 1) - first_pair(a) <= cap) ++b;
+        batches.push_back(PairBatch{a, b, first_pair(a), first_pair(b) - first_pair(a)});
+        a = b;
+    }
+    return batches;
+}
+
+void PairSpeculation::note_total(unsigned long long pairs) {
+    const bool had_last = capacity_ > 0 || last_total_ > 0;  // a frame binned before this one
+    const unsigned long long growth = had_last && pairs > last_total_ ? pairs - last_total_ : 0;
+    last_total_ = pairs;
+    unsigned long long next = pairs + 2 * growth + pairs / 64 + 1024;
+    if (mode_ == Speculation::Tight) next = pairs;
+    const bool fits = next > 0 && next <= batch_limit_;
+    capacity_ = mode_ != Speculation::Off && fits ? next : 0;
+}
+
+}  // namespace cr

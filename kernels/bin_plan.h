@@ -5,7 +5,9 @@
 // carries the plan out.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda_renderer.h"
 #include "render/core/tile_math.h"
@@ -70,5 +72,68 @@ std::string describe_path(const BinPlan& plan, bool binned, bool counted);
 
 /// The path plan_binning plans: describe_path of a frame that follows it.
 inline std::string planned_path(const BinPlan& plan) { return describe_path(plan, !plan.direct, plan.count); }
+
+/// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
+/// of the full frame's scanned offsets. A speculative batch (all circles,
+/// base 0) has room for `pairs` pairs while the frame's true total is known
+/// only on the device (BinBuffers::total; kernels/bin.cu, "Speculative
+/// capacity"); `tail_hint` is how many slots it expects to leave unused.
+struct PairBatch {
+    int64_t begin, end;
+    unsigned long long base, pairs;
+    bool speculative = false;
+    unsigned long long tail_hint = 0;
+};
+
+/// Most pairs the sorting stages (or the counting sort) bin at once:
+/// `max_pairs_per_batch` (CudaOptions), divided by the tiles of a bin when
+/// bin.split follows (its per-tile lists take that many entries a pair),
+/// so the split's buffer stays as large as one batch of single-tile pairs;
+/// at least 1.
+unsigned long long pair_batch_limit(const BinPlan& plan, long long max_pairs_per_batch);
+
+/// Cuts a frame of `pairs` pairs into batches of circles, in input order, of
+/// at most `cap` pairs each (a single circle with more than `cap` is a batch
+/// of its own). `offsets`: each circle's first pair (the exclusive scan of
+/// its pair counts, one entry a circle). One batch of every circle when the
+/// frame fits.
+std::vector<PairBatch> cut_pair_batches(const std::vector<unsigned long long>& offsets, unsigned long long pairs,
+                                        unsigned long long cap);
+
+/// The speculative capacity of binning from frame to frame (kernels/bin.cu,
+/// "Speculative capacity"): a frame is binned with room for its predecessor's
+/// pair total plus slack, with no host wait inside it, and binned again in
+/// the rare frame that had more. Pure host arithmetic: the renderer reports
+/// each frame's true total, this says the next frame's capacity.
+class PairSpeculation {
+public:
+    /// Forgets the frames before (a new setup); `batch_limit`: the most
+    /// pairs one pass bins (pair_batch_limit).
+    void reset(Speculation mode, unsigned long long batch_limit) {
+        *this = PairSpeculation{};
+        mode_ = mode;
+        batch_limit_ = batch_limit;
+    }
+    /// Records a frame's true total and sizes the next frame's capacity: the
+    /// total, plus twice its growth since the frame before (so steadily
+    /// growing scenes still fit), plus 1/64 and 1024 pairs of slack
+    /// (Speculation::Tight: the total alone). None (0) when that passes the
+    /// batch limit (the frame needs batches) or the mode is Off.
+    void note_total(unsigned long long pairs);
+    /// A speculative frame outgrew capacity() and was binned again.
+    void missed() { ++misses_; }
+    /// The next frame's capacity in pairs; 0: no speculation (it waits for its total).
+    unsigned long long capacity() const { return capacity_; }
+    /// The last frame's true total (0 before the first).
+    unsigned long long last_total() const { return last_total_; }
+    /// Frames binned twice since reset().
+    long long misses() const { return misses_; }
+
+private:
+    Speculation mode_ = Speculation::Slack;
+    unsigned long long batch_limit_ = 1;
+    unsigned long long capacity_ = 0, last_total_ = 0;
+    long long misses_ = 0;
+};
 
 }  // namespace cr

@@ -78,9 +78,7 @@ public:
         clear_pending_ = false;
         geom_stale_ = true;
         pairs_unread_ = false;
-        pair_capacity_ = 0;
-        last_pairs_total_ = 0;
-        speculation_misses_ = 0;
+        spec_.reset(opt_.speculation, pair_batch_limit());
     }
 
     /// The tiled kernels start the next shading launch from the background
@@ -169,7 +167,7 @@ public:
             return w;
         }
         w.circle_tile_pairs = last_pairs_;
-        w.binning_redos = speculation_misses_;
+        w.binning_redos = spec_.misses();
         w.path = describe_path(plan_, last_binned_, last_counted_);
         // an upper bound: every tile of a bin tests the bin's list (after
         // bin.split each tile tests only its own, fewer)
@@ -258,27 +256,19 @@ private:
         return *h_total_.get();
     }
 
-    /// Batches of circles, in input order, of at most max_pairs_per_batch
-    /// pairs each (one batch unless the frame has more pairs than that; then
-    /// the offsets are copied back to cut the batches).
+    /// Batches of circles, in input order, of at most pair_batch_limit()
+    /// pairs each (cut_pair_batches: one batch unless the frame has more
+    /// pairs than that; then the offsets are copied back to cut the batches).
     std::vector<PairBatch> plan_batches(unsigned long long pairs, int64_t count) {
         const unsigned long long cap = pair_batch_limit();
         if (pairs <= cap) return {PairBatch{0, count, 0, pairs}};
-        std::vector<unsigned long long> off(static_cast<size_t>(count) + 1);
+        std::vector<unsigned long long> off(static_cast<size_t>(count));
         // on the renderer's stream: a plain cudaMemcpy runs on the legacy default stream, which does not
         // wait for our non-blocking stream, so it could read the offsets before bin.scan has written them
         CR_CUDA(cudaMemcpyAsync(off.data(), bins_.offsets.get(), count * sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, stream_.get()));
         CR_CUDA(cudaStreamSynchronize(stream_.get()));
-        off[count] = pairs;
-        std::vector<PairBatch> batches;
-        for (int64_t a = 0; a < count;) {
-            int64_t b = a + 1;  // at least one circle, even if it alone exceeds cap
-            while (b < count && off[b + 1] - off[a] <= cap) ++b;
-            batches.push_back(PairBatch{a, b, off[a], off[b] - off[a]});
-            a = b;
-        }
-        return batches;
+        return cut_pair_batches(off, pairs, cap);
     }
 
     /// Binning and shading of a frame with more circle-tile tests than the
@@ -289,7 +279,7 @@ private:
     void render_binned(const DeviceCircles& c) {
         bins_.count_and_scan(c, bin_grid_, stream_.get(), &timeline_);
         last_binned_ = true;
-        if (pair_capacity_ > 0 && speculate(c)) return;
+        if (spec_.capacity() > 0 && speculate(c)) return;
         shade_in_batches(c, wait_for_total());
     }
 
@@ -297,9 +287,9 @@ private:
     /// render_binned; a frame with more entries than one batch takes the
     /// sorting stages in batches instead.
     void render_counted(const DeviceCircles& c) {
-        bins_.count_tiles(c, bin_grid_, pair_capacity_ == 0, stream_.get(), &timeline_);
+        bins_.count_tiles(c, bin_grid_, spec_.capacity() == 0, stream_.get(), &timeline_);
         last_binned_ = true;
-        if (pair_capacity_ > 0 && speculate(c)) return;
+        if (spec_.capacity() > 0 && speculate(c)) return;
         const unsigned long long pairs = wait_for_total();
         if (pairs <= pair_batch_limit()) {
             note_total(pairs);
@@ -330,48 +320,34 @@ private:
         for (size_t i = 0; i < batches.size(); ++i) bin_and_shade(c, batches[i], i == 0, i + 1 == batches.size());
     }
 
-    /// One speculative pass at pair_capacity_; true when the frame fit (else
-    /// nothing was shaded and the image is as before).
+    /// One speculative pass at spec_.capacity(); true when the frame fit
+    /// (else nothing was shaded and the image is as before).
     bool speculate(const DeviceCircles& c) {
         const bool clear_was_pending = clear_pending_;
-        if (plan_.count) place_and_shade(c, pair_capacity_, true);
-        else bin_and_shade(c, PairBatch{0, c.count, 0, pair_capacity_, true, pair_capacity_ - last_pairs_total_}, true, true);
+        const unsigned long long capacity = spec_.capacity();
+        if (plan_.count) place_and_shade(c, capacity, true);
+        else bin_and_shade(c, PairBatch{0, c.count, 0, capacity, true, capacity - spec_.last_total()}, true, true);
         timeline_.close(stream_.get());  // the frame's GPU work ends here, not after the host's wait
         const unsigned long long pairs = wait_for_total();
-        if (pairs <= pair_capacity_) {
+        if (pairs <= capacity) {
             clear_pending_ = false;
             note_total(pairs);
             return true;
         }
         timeline_.reopen();  // the redo's first stage counts the wait
         clear_pending_ = clear_was_pending;
-        ++speculation_misses_;
+        spec_.missed();
         return false;
     }
 
-    /// Most pairs binned at once: CudaOptions::max_pairs_per_batch, divided by
-    /// the tiles of a bin when bin.split runs (its per-tile lists take that
-    /// many entries per pair), so the split's buffer stays as large as one
-    /// batch of single-tile pairs.
-    unsigned long long pair_batch_limit() const {
-        const unsigned long long per_pair = plan_.split ? static_cast<unsigned long long>(plan_.coarse) * plan_.coarse : 1;
-        return std::max<unsigned long long>(1, static_cast<unsigned long long>(opt_.max_pairs_per_batch) / per_pair);
-    }
+    /// Most pairs binned at once (pair_batch_limit of the plan, kernels/bin_plan.h).
+    unsigned long long pair_batch_limit() const { return cr::pair_batch_limit(plan_, opt_.max_pairs_per_batch); }
 
-    /// Records the frame's pair total and sizes the next frame's speculative
-    /// capacity: the total, plus twice its growth since the last frame (so
-    /// steadily growing scenes still fit), plus 1/64 and 1024 pairs of slack
-    /// (spec=tight: the total alone). 0 disables speculation: the frame
-    /// needs batches, or CR_CUDA_OPTIONS spec=off.
+    /// Records the frame's pair total (for the work counts) and sizes the
+    /// next frame's speculative capacity (PairSpeculation::note_total).
     void note_total(unsigned long long pairs) {
-        const bool had_last = pair_capacity_ > 0 || last_pairs_total_ > 0;  // a frame binned before this one
-        const unsigned long long growth = had_last && pairs > last_pairs_total_ ? pairs - last_pairs_total_ : 0;
         last_pairs_ = static_cast<long long>(pairs);
-        last_pairs_total_ = pairs;
-        unsigned long long next = pairs + 2 * growth + pairs / 64 + 1024;
-        if (opt_.speculation == Speculation::Tight) next = pairs;
-        const bool fits = next > 0 && next <= pair_batch_limit();
-        pair_capacity_ = opt_.speculation != Speculation::Off && fits ? next : 0;
+        spec_.note_total(pairs);
     }
 
     /// bin.fill, bin.sort and bin.ranges of one batch, then its shading
@@ -463,9 +439,7 @@ private:
     BinPlan plan_{};
     bool pairs_unread_ = false;  ///< last_pairs_ not yet read back after bin.compact
     long long last_pairs_ = 0;
-    unsigned long long last_pairs_total_ = 0;
-    unsigned long long pair_capacity_ = 0;  ///< next frame's speculative pair capacity (0: none)
-    long long speculation_misses_ = 0;      ///< frames binned twice because they outgrew the capacity
+    PairSpeculation spec_;  ///< the next frame's speculative pair capacity, and the frames binned twice
     bool last_binned_ = false;
     bool last_counted_ = false;             ///< the last frame's lists came from the counting sort (not its fallback)
     bool geom_stale_ = true;                ///< circles moved (or were uploaded) since bin.pack

@@ -27,18 +27,6 @@ struct CircleBuffers {
     DeviceCircles view() const;
 };
 
-/// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
-/// of the full frame's scanned offsets. A speculative batch (all circles,
-/// base 0) has room for `pairs` pairs while the frame's true total is known
-/// only on the device (BinBuffers::total; kernels/bin.cu, "Speculative
-/// capacity"); `tail_hint` is how many slots it expects to leave unused.
-struct PairBatch {
-    int64_t begin, end;
-    unsigned long long base, pairs;
-    bool speculative = false;
-    unsigned long long tail_hint = 0;
-};
-
 /// Binning's buffers. Per circle: the exclusive scan of its bin counts
 /// (offsets). Per pair of one batch: bin-id keys (with bin.split's tile
 /// masks above the id when a split follows) and circle-index values,

@@ -1,7 +1,8 @@
 // The CUDA renderer's host-side decisions, on the CPU: which binning path
 // and culling each scene takes (docs/KERNELS.md's table of paths), and the
 // CR_CUDA_OPTIONS table (parsing, refusals, validation before a renderer is
-// built, and the docs' copy of the table).
+// built, and the docs' copy of the table), and the speculative capacity and
+// batches of the sorting path.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "kernels/bin_plan.h"
 #include "kernels/cuda_renderer.h"
@@ -236,6 +238,79 @@ TEST(CudaOptionsTable, TheDocsAndTheHelpAreMadeFromIt) {
         EXPECT_NE(help.find("  " + std::string(k.key) + "=" + k.values + " "), std::string::npos) << k.key;
     EXPECT_NE(help.find("  chunks=1..32              the counting sort's blocks per multiprocessor [tiled, persistent, ftb]\n"),
               std::string::npos) << help;
+}
+
+// PairSpeculation: the next frame's capacity is the total, twice its growth,
+// 1/64 of it and 1024 pairs (hand-computed); none past the batch limit.
+TEST(PairSpeculation, CapacityFollowsTheTotalWithSlackForGrowth) {
+    PairSpeculation p;
+    p.reset(Speculation::Slack, 1ull << 26);
+    EXPECT_EQ(p.capacity(), 0u);  // the first frame waits for its total
+    p.note_total(100000);
+    EXPECT_EQ(p.capacity(), 100000u + 1562u + 1024u);  // no growth before the first frame
+    EXPECT_EQ(p.last_total(), 100000u);
+    p.note_total(110000);
+    EXPECT_EQ(p.capacity(), 110000u + 2 * 10000u + 1718u + 1024u);
+    p.note_total(105000);  // shrinking: no growth term
+    EXPECT_EQ(p.capacity(), 105000u + 1640u + 1024u);
+    p.note_total(0);
+    EXPECT_EQ(p.capacity(), 1024u);
+    p.missed();
+    p.missed();
+    EXPECT_EQ(p.misses(), 2);
+    p.reset(Speculation::Slack, 1ull << 26);  // a new setup forgets it all
+    EXPECT_EQ(p.capacity(), 0u);
+    EXPECT_EQ(p.last_total(), 0u);
+    EXPECT_EQ(p.misses(), 0);
+}
+
+TEST(PairSpeculation, TightOffAndTheBatchLimit) {
+    PairSpeculation p;
+    p.reset(Speculation::Tight, 1ull << 26);
+    p.note_total(5000);
+    EXPECT_EQ(p.capacity(), 5000u);
+    p.note_total(0);
+    EXPECT_EQ(p.capacity(), 0u);  // room for nothing is no speculation
+    p.reset(Speculation::Off, 1ull << 26);
+    p.note_total(5000);
+    EXPECT_EQ(p.capacity(), 0u);
+    EXPECT_EQ(p.last_total(), 5000u);
+    p.reset(Speculation::Slack, 50000);
+    p.note_total(49000);  // 49000 + 765 + 1024 > 50000: the next frame would need batches
+    EXPECT_EQ(p.capacity(), 0u);
+    p.note_total(40000);
+    EXPECT_EQ(p.capacity(), 40000u + 625u + 1024u);
+}
+
+TEST(PairBatches, BatchLimitDividesBySplitTiles) {
+    BinPlan plan;
+    EXPECT_EQ(pair_batch_limit(plan, 1ll << 26), 1ull << 26);
+    plan.coarse = 4;
+    EXPECT_EQ(pair_batch_limit(plan, 1ll << 26), 1ull << 26);  // no split: one entry a pair
+    plan.split = true;
+    EXPECT_EQ(pair_batch_limit(plan, 1ll << 26), (1ull << 26) / 16);
+    EXPECT_EQ(pair_batch_limit(plan, 10), 1u);  // never 0
+}
+
+TEST(PairBatches, CutInInputOrderAtMostCapEach) {
+    // five circles of 3, 2, 4, 1 and 2 pairs (12 in all)
+    const std::vector<unsigned long long> off = {0, 3, 5, 9, 10};
+    const auto same = [](const PairBatch& b, int64_t begin, int64_t end, unsigned long long base,
+                         unsigned long long pairs) {
+        return b.begin == begin && b.end == end && b.base == base && b.pairs == pairs && !b.speculative;
+    };
+    std::vector<PairBatch> b = cut_pair_batches(off, 12, 6);
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_TRUE(same(b[0], 0, 2, 0, 5));
+    EXPECT_TRUE(same(b[1], 2, 4, 5, 5));
+    EXPECT_TRUE(same(b[2], 4, 5, 10, 2));
+    b = cut_pair_batches(off, 12, 12);  // fits: one batch
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_TRUE(same(b[0], 0, 5, 0, 12));
+    b = cut_pair_batches({0, 8, 9}, 10, 6);  // a circle above cap is a batch of its own
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_TRUE(same(b[0], 0, 1, 0, 8));
+    EXPECT_TRUE(same(b[1], 1, 3, 8, 2));
 }
 
 }  // namespace
