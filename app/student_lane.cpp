@@ -105,31 +105,45 @@ void StudentLane::compare_later(Result r) {
         std::lock_guard<std::mutex> lock(m_);
         results_.push_back(std::move(free_now));
     }
-    std::promise<void> copied;
-    copied_ = copied.get_future();
-    comparing_ = std::async(std::launch::async, [this, r = std::move(r), copied = std::move(copied)]() mutable {
-        const Clock::time_point t = Clock::now();
-        // each pair writes disjoint members of r; the second reads what the first wrote
-        std::future<bool> reading = beside([&] {
-            return guarded("reading the reference's frame", [&] { read_reference(r); });
-        });
-        bool ok = guarded("copying your frame", [&] { copy_out(r); });
-        copied.set_value();  // always: the lane waits for it before its next getImage()
-        ok = reading.get() && ok;
-        if (!ok) r.compare.valid = false;
-        std::future<bool> converting = beside([&] {
-            return guarded("converting your frame", [&] { convert(r); });
-        });
-        ok = guarded("comparing your frame", [&] { compare(r); }) && ok;
-        ok = converting.get() && ok;
-        if (!ok) {  // this frame has no comparison
-            r.compare.valid = false;
-            r.reference = Image{};
-        }
-        r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-        std::lock_guard<std::mutex> lock(m_);
-        results_.push_back(std::move(r));
+    // the frame and the promise live here, so that they survive a task that cannot be started
+    struct Pending {
+        Result r;
+        std::promise<void> copied;
+    };
+    auto p = std::make_shared<Pending>();
+    p->r = std::move(r);
+    copied_ = p->copied.get_future();
+    const auto task = [this, p] { compare_task(p->r, p->copied); };
+    try {
+        comparing_ = std::async(std::launch::async, task);
+    } catch (const std::system_error&) {  // no thread to be had: compare here, the window waits meanwhile
+        task();
+        comparing_ = {};
+    }
+}
+
+void StudentLane::compare_task(Result& r, std::promise<void>& copied) {
+    const Clock::time_point t = Clock::now();
+    // each pair writes disjoint members of r; the second reads what the first wrote
+    std::future<bool> reading = beside([&] {
+        return guarded("reading the reference's frame", [&] { read_reference(r); });
     });
+    bool ok = guarded("copying your frame", [&] { copy_out(r); });
+    copied.set_value();  // always: the lane waits for it before its next getImage()
+    ok = reading.get() && ok;
+    if (!ok) r.compare.valid = false;
+    std::future<bool> converting = beside([&] {
+        return guarded("converting your frame", [&] { convert(r); });  // when it fails the window converts
+    });
+    ok = guarded("comparing your frame", [&] { compare(r); }) && ok;
+    converting.get();
+    if (!ok) {  // this frame has no comparison
+        r.compare.valid = false;
+        r.reference = Image{};
+    }
+    r.phases_ms[3] = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    std::lock_guard<std::mutex> lock(m_);
+    results_.push_back(std::move(r));
 }
 
 template <class F>

@@ -186,8 +186,10 @@ private:
     /// the lane's pace): copy_out() copies the student's frame out of the
     /// worker's memory while read_reference() reads the reference's
     /// snapshot; then compare() compares while convert() makes the
-    /// texture's RGBA8 pixels. guarded() turns an exception of any into a
-    /// frame without a comparison (logged).
+    /// texture's RGBA8 pixels (compare_task runs them). guarded() logs an
+    /// exception of any; the frame then has no comparison, except when only
+    /// the conversion failed (the window converts the image itself then).
+    void compare_task(Result& r, std::promise<void>& copied);
     void copy_out(Result& r);
     void read_reference(Result& r);
     void compare(Result& r);
