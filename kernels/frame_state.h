@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/bin_plan.h"  // PairBatch
 #include "kernels/device_buffer.h"
 #include "kernels/stage_timeline.h"
 #include "kernels/stages.h"

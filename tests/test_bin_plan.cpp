@@ -275,6 +275,14 @@ TEST(PairSpeculation, TightOffAndTheBatchLimit) {
     p.note_total(5000);
     EXPECT_EQ(p.capacity(), 0u);
     EXPECT_EQ(p.last_total(), 5000u);
+    p.reset(Speculation::Slack, 11180);
+    p.note_total(10000);  // 10000 + 156 + 1024 = 11180: exactly the limit still fits
+    EXPECT_EQ(p.capacity(), 11180u);
+    p.reset(Speculation::Slack, 1ull << 26);
+    p.note_total(0);  // a frame of no pairs: capacity 1024, last total 0
+    EXPECT_EQ(p.capacity(), 1024u);
+    p.note_total(6400);  // it counts as a frame before: its growth, 6400, is counted twice
+    EXPECT_EQ(p.capacity(), 6400u + 2 * 6400u + 100u + 1024u);
     p.reset(Speculation::Slack, 50000);
     p.note_total(49000);  // 49000 + 765 + 1024 > 50000: the next frame would need batches
     EXPECT_EQ(p.capacity(), 0u);
@@ -300,6 +308,11 @@ TEST(PairBatches, CutInInputOrderAtMostCapEach) {
         return b.begin == begin && b.end == end && b.base == base && b.pairs == pairs && !b.speculative;
     };
     std::vector<PairBatch> b = cut_pair_batches(off, 12, 6);
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_TRUE(same(b[0], 0, 2, 0, 5));
+    EXPECT_TRUE(same(b[1], 2, 4, 5, 5));
+    EXPECT_TRUE(same(b[2], 4, 5, 10, 2));
+    b = cut_pair_batches(off, 12, 5);  // batches of exactly cap pairs are allowed
     ASSERT_EQ(b.size(), 3u);
     EXPECT_TRUE(same(b[0], 0, 2, 0, 5));
     EXPECT_TRUE(same(b[1], 2, 4, 5, 5));
