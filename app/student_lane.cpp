@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <future>
 #include <system_error>
+#include <type_traits>
 
 #include "render/frame_loop.h"
 #include "render/image_io.h"
@@ -80,12 +81,17 @@ namespace {
 /// f() on a thread of its own, or here and now when no thread can be made
 /// (std::async throws std::system_error then): its result either way.
 template <class F>
-std::future<bool> beside(const F& f) {
+auto beside(const F& f) -> std::future<decltype(f())> {
     try {
         return std::async(std::launch::async, f);
     } catch (const std::system_error&) {
-        std::promise<bool> p;
-        p.set_value(f());
+        std::promise<decltype(f())> p;
+        if constexpr (std::is_void_v<decltype(f())>) {
+            f();
+            p.set_value();
+        } else {
+            p.set_value(f());
+        }
         return p.get_future();
     }
 }
@@ -106,6 +112,7 @@ void StudentLane::compare_later(Result r) {
         results_.push_back(std::move(free_now));
     }
     // the frame and the promise live here, so that they survive a task that cannot be started
+    // (beside() then compares here, and the window waits meanwhile)
     struct Pending {
         Result r;
         std::promise<void> copied;
@@ -113,13 +120,7 @@ void StudentLane::compare_later(Result r) {
     auto p = std::make_shared<Pending>();
     p->r = std::move(r);
     copied_ = p->copied.get_future();
-    const auto task = [this, p] { compare_task(p->r, p->copied); };
-    try {
-        comparing_ = std::async(std::launch::async, task);
-    } catch (const std::system_error&) {  // no thread to be had: compare here, the window waits meanwhile
-        task();
-        comparing_ = {};
-    }
+    comparing_ = beside([this, p] { compare_task(p->r, p->copied); });
 }
 
 void StudentLane::compare_task(Result& r, std::promise<void>& copied) {

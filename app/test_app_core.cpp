@@ -175,13 +175,26 @@ bool await_student_frame(StudentLane& lane, Session& s) {
     return sync_until(lane, s, [](bool arrived) { return arrived; });
 }
 
+/// `s` shows `scene` at w x h drawn by `reference`; `lane` runs the
+/// renderer `standin` in place of a student's library.
+void open_lane(Session& s, StudentLane& lane, int w, int h, const char* scene, const char* reference,
+               const char* standin) {
+    s.set_size(w, h);
+    s.set_scene(SceneChoice{false, scene, "", "", 0});
+    s.set_renderer(reference);
+    lane.load(student::StudentOptions{}, standin);
+}
+
+/// A lane slower than its session: hypnosis (animated) at 1024x1024, the
+/// session on the multi-core `cpu`, the lane on the sequential `cpuref`
+/// (about 50 ms a frame on the development machine).
+void open_slow_lane(Session& s, StudentLane& lane) { open_lane(s, lane, 1024, 1024, "hypnosis", "cpu", "cpuref"); }
+
 TEST(AppStudentLane, ALaneThatFellBehindAdvancesInsteadOfSettingUpAgain) {
     Session s;
-    s.set_size(64, 64);
-    s.set_scene(SceneChoice{false, "bouncingballs", "", "", 0});  // animated: a missed step shows in the image
-    s.set_renderer("cpuref");
     StudentLane lane;
-    lane.load(student::StudentOptions{}, "cpu");  // the multi-core renderer stands in for a student's library
+    // animated: a missed step shows in the image; the multi-core renderer stands in for a student's library
+    open_lane(s, lane, 64, 64, "bouncingballs", "cpuref", "cpu");
     ASSERT_TRUE(s.step());
     lane.sync(s);  // hands the lane frame 0
     ASSERT_TRUE(await_student_frame(lane, s));
@@ -205,11 +218,8 @@ TEST(AppStudentLane, ALaneThatFellBehindAdvancesInsteadOfSettingUpAgain) {
 
 TEST(AppStudentLane, FramesComeInOrderInReusedImageMemory) {
     Session s;
-    s.set_size(256, 128);
-    s.set_scene(SceneChoice{false, "bouncingballs", "", "", 0});
-    s.set_renderer("cpuref");
     StudentLane lane;
-    lane.load(student::StudentOptions{}, "cpu");
+    open_lane(s, lane, 256, 128, "bouncingballs", "cpuref", "cpu");
     for (int f = 0; f < 12; ++f) {
         ASSERT_TRUE(s.step());
         lane.sync(s);
@@ -234,11 +244,8 @@ TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
     // could come in the same sync as frame 0's result, and the lane would
     // rightly be free.)
     Session s;
-    s.set_size(1024, 1024);
-    s.set_scene(SceneChoice{false, "hypnosis", "", "", 0});
-    s.set_renderer("cpu");
     StudentLane lane;
-    lane.load(student::StudentOptions{}, "cpuref");
+    open_slow_lane(s, lane);
     int checked = 0;
     for (int round = 0; round < 12; ++round) {  // the order of arrivals varies: 12 chances to see it
         const int drawn = lane.frames_rendered();
@@ -270,11 +277,8 @@ TEST(AppStudentLane, TheNextFrameWaitsInTheQueueWhileOneIsDrawn) {
     // order, each equal to the session's frame it was posted for (an
     // animated scene: the second job's catch-up is counted from the first's).
     Session s;
-    s.set_size(1024, 1024);
-    s.set_scene(SceneChoice{false, "hypnosis", "", "", 0});
-    s.set_renderer("cpu");
     StudentLane lane;
-    lane.load(student::StudentOptions{}, "cpuref");  // the sequential renderer: slower than the session's steps
+    open_slow_lane(s, lane);
     int two = 0, last_frame = -1, arrivals = 0;
     bool all_equal = true;
     const auto check = [&](bool arrived) {
@@ -307,11 +311,8 @@ TEST(AppStudentLane, UnloadDropsTheFrameWaitingInTheQueue) {
     // A frame posted behind the one being drawn must not start after an
     // unload (it would run on a worker just stopped, or start a new one).
     Session s;
-    s.set_size(1024, 1024);
-    s.set_scene(SceneChoice{false, "hypnosis", "", "", 0});
-    s.set_renderer("cpu");
     StudentLane lane;
-    lane.load(student::StudentOptions{}, "cpuref");
+    open_slow_lane(s, lane);
     bool seen = false;
     for (int k = 0; k < 20 && !seen; ++k) {
         ASSERT_TRUE(s.step());

@@ -112,8 +112,7 @@ BenchPlan plan_bench(const BenchArgs& args) {
     for (size_t i = 0; i < plan.renderers.size(); ++i) {
         const std::string& r = plan.renderers[i];
         // named as the user named it: "renderer 'cuda' (= tiled) needs a CUDA GPU"
-        const bool said = !args.renderers.empty() && i < args.renderers_said.size();
-        const std::string reason = renderer_unavailable(said ? args.renderers_said[i] : r);  // unknown names throw (exit 2)
+        const std::string reason = renderer_unavailable(i < args.renderers_said.size() ? args.renderers_said[i] : r);  // unknown names throw (exit 2)
         if (!reason.empty()) plan.unavailable[r] = reason;
     }
     const RendererContext ctx = student_context(args.student_dir, args.student_timeout, args.student_memory);  // checks the timeout
