@@ -1,5 +1,7 @@
 #include "reference_snapshot.h"
 
+#include "render/core/bands.h"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -82,7 +84,7 @@ void ReferenceSnapshot::read(Image& out) {
           "cudaMemcpyAsync (the reference's snapshot)");
     check(cudaStreamSynchronize(b_->read_stream), "cudaStreamSynchronize (the reference's snapshot)");
     if (out.width != width_ || out.height != height_) out = Image(width_, height_);
-    std::memcpy(out.data.data(), b_->host, out.data.size() * sizeof(float));
+    parallel_copy(out.data.data(), b_->host, out.data.size() * sizeof(float));
 }
 #else
 struct ReferenceSnapshot::Buffers {};

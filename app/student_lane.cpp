@@ -177,7 +177,16 @@ void StudentLane::compare(Result& r) {
     r.compare.pass_course = r.compare.stats.same_size && r.compare.stats.mismatches_course <= kAllowedMismatches;
 }
 
-void StudentLane::convert(Result& r) { r.display_rgba8 = to_rgb8_top_down(r.image, /*with_alpha=*/true); }
+void StudentLane::convert(Result& r) {
+    {
+        std::lock_guard<std::mutex> lock(m_);
+        if (!rgba_pool_.empty()) {
+            r.display_rgba8 = std::move(rgba_pool_.back());
+            rgba_pool_.pop_back();
+        }
+    }
+    to_rgb8_top_down(r.image, /*with_alpha=*/true, r.display_rgba8);
+}
 
 Image StudentLane::pooled_image() {
     std::lock_guard<std::mutex> lock(m_);
@@ -378,7 +387,11 @@ void StudentLane::take(Result& r, Session& s) {
     std::swap(reference_, r.reference);
     recycle(std::move(r.image));  // the images shown until now
     recycle(std::move(r.reference));
-    display_rgba8_ = std::move(r.display_rgba8);
+    std::swap(display_rgba8_, r.display_rgba8);
+    if (r.display_rgba8.capacity()) {  // the pixels shown until now: the next conversion reuses them
+        std::lock_guard<std::mutex> lock(m_);
+        if (rgba_pool_.size() < kFramesInFlight + 1) rgba_pool_.push_back(std::move(r.display_rgba8));
+    }
     compare_ = r.compare;
     mismatch_history_.push_back(static_cast<float>(compare_.stats.mismatches_strict));
     if (mismatch_history_.size() > kMismatchHistory) mismatch_history_.erase(mismatch_history_.begin());

@@ -183,7 +183,8 @@ private:
     void drop_queued_frames();
     /// On the comparison's task, in two pairs that each run on two threads
     /// (so a 1024x1024 frame's four 16 MB passes cost two, not four, in
-    /// the lane's pace): copy_out() copies the student's frame out of the
+    /// the lane's pace; each pass is itself split into bands of rows on up
+    /// to four threads, render/core/bands.h): copy_out() copies the student's frame out of the
     /// worker's memory while read_reference() reads the reference's
     /// snapshot; then compare() compares while convert() makes the
     /// texture's RGBA8 pixels (compare_task runs them). guarded() logs an
@@ -219,6 +220,7 @@ private:
     std::deque<Job> jobs_;        ///< under m_
     std::deque<Result> results_;  ///< under m_
     std::vector<Image> pool_;     ///< under m_
+    std::vector<std::vector<uint8_t>> rgba_pool_;  ///< under m_: display_rgba8 buffers to reuse
     bool stop_ = false;           ///< under m_
     std::future<void> comparing_;  ///< the last frame's comparison (lane thread)
     std::future<void> copied_;     ///< its image is out of the worker's shared memory (lane thread)

@@ -1,5 +1,6 @@
 #include "render/compare.h"
 
+#include "render/core/bands.h"
 #include "render/core/numbers.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace cr {
 
@@ -20,6 +22,39 @@ float pixel_error(const float* a, const float* b) {
     return worst;
 }
 
+namespace {
+/// What one band of rows adds to a comparison (merged in band order, so the
+/// sums are the same for a given number of bands, run after run).
+struct BandSums {
+    double sum_abs = 0, sum_sq = 0, max_abs = 0;
+    int64_t strict = 0, course = 0, custom = 0;
+};
+
+BandSums compare_pixels(const float* test, const float* ref, size_t begin, size_t end, float tolerance) {
+    BandSums s;
+    for (size_t p = begin; p < end; ++p) {
+        const float* pa = test + 4 * p;
+        const float* pb = ref + 4 * p;
+        if (std::memcmp(pa, pb, 3 * sizeof(float)) == 0 && std::isfinite(pa[0]) && std::isfinite(pa[1]) &&
+            std::isfinite(pa[2]))
+            continue;  // equal RGB: adds 0 to every sum and count (most pixels of a correct frame)
+        const float worst = pixel_error(pa, pb);  // +inf for NaN/Inf: beyond every rule
+        for (int c = 0; c < 3; ++c) {
+            const float a = pa[c], b = pb[c];
+            if (!std::isfinite(a) || !std::isfinite(b)) continue;
+            s.sum_abs += std::fabs(a - b);
+            const double ca = std::min(std::max(a, 0.f), 1.f), cb = std::min(std::max(b, 0.f), 1.f);
+            s.sum_sq += (ca - cb) * (ca - cb);
+        }
+        s.max_abs = std::max(s.max_abs, static_cast<double>(worst));
+        s.strict += worst > kStrictTolerance;
+        s.course += worst > kCourseTolerance;
+        s.custom += worst > tolerance;
+    }
+    return s;
+}
+}  // namespace
+
 CompareStats compare_images(const Image& test, const Image& ref, float tolerance) {
     CompareStats s;
     s.tolerance = tolerance;
@@ -29,26 +64,22 @@ CompareStats compare_images(const Image& test, const Image& ref, float tolerance
         s.max_abs_error = std::numeric_limits<double>::infinity();
         return s;
     }
-    double sum_abs = 0, sum_sq = 0;
     const size_t n = test.pixel_count();
-    for (size_t p = 0; p < n; ++p) {
-        const float* pa = &test.data[4 * p];
-        const float* pb = &ref.data[4 * p];
-        if (std::memcmp(pa, pb, 3 * sizeof(float)) == 0 && std::isfinite(pa[0]) && std::isfinite(pa[1]) &&
-            std::isfinite(pa[2]))
-            continue;  // equal RGB: adds 0 to every sum and count (most pixels of a correct frame)
-        const float worst = pixel_error(pa, pb);  // +inf for NaN/Inf: beyond every rule
-        for (int c = 0; c < 3; ++c) {
-            const float a = pa[c], b = pb[c];
-            if (!std::isfinite(a) || !std::isfinite(b)) continue;
-            sum_abs += std::fabs(a - b);
-            const double ca = std::min(std::max(a, 0.f), 1.f), cb = std::min(std::max(b, 0.f), 1.f);
-            sum_sq += (ca - cb) * (ca - cb);
-        }
-        s.max_abs_error = std::max(s.max_abs_error, static_cast<double>(worst));
-        s.mismatches_strict += worst > kStrictTolerance;
-        s.mismatches_course += worst > kCourseTolerance;
-        s.mismatches_custom += worst > tolerance;
+    // bands of whole pixels, two images' worth of traffic (1024x1024: 4 bands)
+    std::vector<BandSums> bands(static_cast<size_t>(bands_for_bytes(2 * n * 4 * sizeof(float))));
+    const size_t k = bands.size();
+    for_bands(k, static_cast<int>(k), [&](size_t b0, size_t b1) {
+        for (size_t b = b0; b < b1; ++b)
+            bands[b] = compare_pixels(test.data.data(), ref.data.data(), n * b / k, n * (b + 1) / k, tolerance);
+    });
+    double sum_abs = 0, sum_sq = 0;
+    for (const BandSums& b : bands) {
+        sum_abs += b.sum_abs;
+        sum_sq += b.sum_sq;
+        s.max_abs_error = std::max(s.max_abs_error, b.max_abs);
+        s.mismatches_strict += b.strict;
+        s.mismatches_course += b.course;
+        s.mismatches_custom += b.custom;
     }
     const double values = 3.0 * static_cast<double>(n);
     s.mean_abs_error = n ? sum_abs / values : 0;

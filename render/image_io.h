@@ -16,6 +16,10 @@ enum class ImageFormat { Png, Ppm };
 /// Converts to 8-bit RGB (or RGBA when `with_alpha`), top row first, each
 /// channel (uint8)(255 * clamp(v, 0, 1)) (truncation, as the course's writer).
 std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha = false);
+/// The same into `out` (resized; a buffer of the right size is reused, so a
+/// frame of the workbench faults in no new pages). Large images are converted
+/// in bands of rows on a few threads (render/core/bands.h).
+void to_rgb8_top_down(const Image& img, bool with_alpha, std::vector<uint8_t>& out);
 
 /// Writes `img` as PNG (stb_image_write) or binary PPM (P6), top row first,
 /// through write_output_file: a file (also behind a symbolic link) is written

@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "render/core/bands.h"
 #include "render/student/course_context.h"
 #include "render/student/protocol.h"
 #include "render/student/shared_region.h"
@@ -309,7 +310,7 @@ private:
         try {
             if (image_region_.name() != region_name) image_region_ = SharedRegion::open(region_name, req.region_bytes);
             if (image_region_.size() < bytes) throw std::runtime_error("image region too small");
-            std::memcpy(image_region_.data(), data, bytes);
+            parallel_copy(image_region_.data(), data, bytes);  // in bands: part of the workbench's student pace
         } catch (const std::exception& e) {
             return send(Status::Failed, Call::None, ms, e.what());
         }
