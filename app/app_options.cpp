@@ -57,7 +57,7 @@ void parse_overlays(const std::string& text, AppOptions& o) {
 /// The options as typed, before validation.
 struct RawOptions {
     std::string scene_pos, scene, size = "1024", seed = "0", frames, resize_every, overlay;
-    std::string until_builds, inspect, zoom, student_timeout, student_memory;
+    std::string until_builds, inspect, zoom, student_timeout, student_memory, student_fps;
     bool no_vsync = false;
     CLI::Option* overlay_opt = nullptr;
 };
@@ -66,6 +66,9 @@ void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
     cli.add_option("--student", o.student, "Build and run your course render/ folder beside the reference (rebuilt on save)");
     cli.add_option("--student-timeout", raw.student_timeout,
                    "With --student: seconds a call of your renderer may take before it counts as a hang (default 30)");
+    cli.add_option("--student-fps", raw.student_fps,
+                   "With --student: at most N frames a second of your renderer, on average (default 105; at most "
+                   "one for each frame the window draws); your renderer's GPU time is taken from the window's");
     cli.add_option("--student-memory", raw.student_memory,
                    "With --student: your renderer's device-memory budget in GiB (default 16, at most half the GPU's)");
     cli.add_option("--sanitize", o.sanitize,
@@ -168,6 +171,9 @@ void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!o.student.empty()) cr::student::check_student_folder(o.student);  // the build's own check, at start
     if (!raw.student_timeout.empty() && o.student.empty())
         throw std::invalid_argument("--student-timeout goes with --student DIR (the time limit of your renderer's calls)");
+    if (!raw.student_fps.empty() && o.student.empty())
+        throw std::invalid_argument("--student-fps goes with --student DIR (the most frames a second of your renderer)");
+    if (!raw.student_fps.empty()) o.student_fps = parse_positive(raw.student_fps, "--student-fps", 1, 1000);
     if (!raw.student_timeout.empty()) o.student_timeout_s = parse_positive(raw.student_timeout, "--student-timeout", 0.5, 600);
     if (!o.sanitize.empty()) {
         if (o.student.empty()) throw std::invalid_argument("--sanitize goes with --student DIR");

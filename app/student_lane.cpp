@@ -419,9 +419,19 @@ void StudentLane::take_reference(Session& s, Job& j) {
     j.reference = s.renderer()->image();  // into the pooled buffer's memory
 }
 
+bool StudentLane::rate_allows_post() {
+    const Clock::time_point now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - credit_time_).count();
+    credit_time_ = now;
+    if (max_rate_ <= 0) return true;
+    post_credit_ = std::min(post_credit_ + dt * max_rate_, static_cast<double>(kFramesInFlight));
+    return post_credit_ >= 1;
+}
+
 void StudentLane::post_frame(Session& s) {
     if (in_flight_ >= kFramesInFlight || (state_ != State::Ready && state_ != State::Running)) return;
     if (!s.renderer() || s.needs_frame() || s.image_version() == synced_image_version_) return;
+    if (!rate_allows_post()) return;
     const int target = s.frame();  // the session's image shows the circles after `target` steps
     if (target < 1) return;
     Job j;
@@ -451,6 +461,7 @@ void StudentLane::post_frame(Session& s) {
         job_frame_ = target - 1;
     }
     next_frame_ = target - 1;
+    if (max_rate_ > 0) post_credit_ -= 1;
     post(std::move(j));
 }
 

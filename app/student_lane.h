@@ -86,6 +86,12 @@ public:
     /// instead of when the window's next frame posts it (on the H200 that
     /// idle time was about 4 ms of each student frame).
     static constexpr int kFramesInFlight = 2;
+    /// At most `frames_per_s` student frames a second from now on (0: as
+    /// many as the window posts, one per window frame). Averaged, not a
+    /// minimum interval: a window at 150 frames/s with a limit of 110 posts
+    /// on 110 of its 150 frames, not on every second one.
+    void set_max_rate(double frames_per_s) { max_rate_ = frames_per_s > 0 ? frames_per_s : 0; }
+    double max_rate() const { return max_rate_; }
     /// True while a posted frame is drawn or waits to be (no "drawn" marker yet).
     bool busy() const { return in_flight_ > 0; }
     /// Frames posted and not yet drawn (at most kFramesInFlight).
@@ -232,6 +238,11 @@ private:
     Clock::time_point job_start_{};  ///< when the frame being drawn started
     int job_frame_ = 0;              ///< its frame
     int next_frame_ = 0;             ///< the frame of the last one posted
+    double max_rate_ = 0;            ///< set_max_rate()
+    double post_credit_ = 1;         ///< frames that may be posted now under max_rate_ (at most kFramesInFlight)
+    Clock::time_point credit_time_ = Clock::now();  ///< when post_credit_ was last brought up to date
+    /// Adds the credit earned since the last call; true when a frame may be posted now.
+    bool rate_allows_post();
     std::vector<Clock::time_point> frame_times_;  ///< arrival of the last student frames
     State state_ = State::Empty;
     StudentFaultInfo fault_;

@@ -271,6 +271,35 @@ TEST(AppStudentLane, AFramesWholeResultDoesNotFreeTheLaneAgain) {
     EXPECT_EQ(lane.compare().stats.mismatches_strict, 0);
 }
 
+/// Student frames drawn while the window draws for `seconds` (a frame every
+/// 2 ms or so), with the lane limited to `max_rate` frames a second (0: none).
+int frames_in(double seconds, double max_rate) {
+    Session s;
+    StudentLane lane;
+    lane.set_max_rate(max_rate);
+    open_lane(s, lane, 64, 64, "bouncingballs", "cpuref", "cpu");
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+        if (!s.step()) return -1;
+        lane.sync(s);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    const int posted_by_end = lane.frames_rendered() + lane.frames_in_flight();
+    sync_until(lane, s, [&](bool) { return !lane.busy(); });
+    return posted_by_end;
+}
+
+TEST(AppStudentLane, AMaxRateLimitsTheFramesPostedOnAverage) {
+    // 64x64 frames take well under a millisecond: without a limit the lane
+    // keeps up with the window (about 1 frame in 2-3 ms); with 20 a second it
+    // posts at most 20 a second plus the two frames of credit it may hold.
+    const int free_frames = frames_in(1.0, 0);
+    const int limited = frames_in(1.0, 20);
+    EXPECT_GT(free_frames, 60) << "without a limit the lane follows the window";
+    EXPECT_LE(limited, 20 + StudentLane::kFramesInFlight + 1);
+    EXPECT_GE(limited, 12) << "the limit is an average, not one frame per window frame past an interval";
+}
+
 TEST(AppStudentLane, TheNextFrameWaitsInTheQueueWhileOneIsDrawn) {
     // The window posts a second frame while the first is drawn (so the lane
     // starts it without waiting for the window); the frames come back in

@@ -44,6 +44,7 @@ WorkbenchOptions workbench_options(const AppOptions& opt) {
     w.call_timeout_s = opt.student_timeout_s;
     w.memory_bytes = opt.student_memory_bytes;
     w.arch_flags = opt.student_arch;
+    w.max_student_fps = opt.student_fps;
     w.use_settings = !opt.no_settings;
     return w;
 }

@@ -73,6 +73,7 @@ void GapMeter::frame(Clock::time_point now) {
 // ---- Workbench --------------------------------------------------------------
 
 Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
+    lane_.set_max_rate(options_.max_student_fps);
     if (options_.use_settings) settings_ = load_settings(settings_path(), settings_error_);
 }
 

@@ -21,6 +21,7 @@ struct WorkbenchOptions {
     double call_timeout_s = kDefaultStudentTimeout;  ///< a student call that takes longer is a hang
     unsigned long long memory_bytes = 0;  ///< the student's device-memory budget (0: the default, student_memory_budget)
     std::string arch_flags;     ///< nvcc -gencode flags ("" = the harness's default)
+    double max_student_fps = 0;  ///< at most this many student frames a second (0: one per window frame)
     bool use_settings = true;   ///< read and write settings_path()
 };
 

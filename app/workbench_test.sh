@@ -232,6 +232,7 @@ speed() {
     cp -r "$FIXTURES/fast" "$WORK/fast"
     set -- --student "$WORK/fast" --renderer tiled --scene rand100k --size 1024 --compare student
     [ -n "$ARCH" ] && set -- "$@" --student-arch "$ARCH"
+    [ -n "${STUDENT_FPS:-}" ] && set -- "$@" --student-fps "$STUDENT_FPS"
     eval "$RUN" '"$APP"' '"$@"' --no-vsync --frames "${SPEED_FRAMES:-2500}" > "$out" 2>&1 &
     APP_PID=$!
     finish 120
