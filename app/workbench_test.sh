@@ -30,7 +30,9 @@
 # WORK (a scratch folder; emptied), SRC (the repository root, default: this
 # script's parent), RUN (a command prefix that gives a display, e.g.
 # "xvfb-run -a -s '-screen 0 1280x800x24'"; empty when DISPLAY is set),
-# ARCH (nvcc -gencode flags for the builds; empty: the GPU's, else sm_75..90).
+# ARCH (nvcc -gencode flags for the builds; empty: the GPU's, else sm_75..90),
+# SPEED_FRAMES (the speed run's window frames, default 2500), STUDENT_FPS
+# (the speed run's --student-fps; empty: the app's default).
 # Exit 0 pass, 1 fail, 77 skipped (no nvcc; gpu mode: no GPU).
 set -u
 MODE=${1:?usage: workbench_test.sh rebuild|layouts|gpu|speed}
