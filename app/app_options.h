@@ -52,7 +52,7 @@ struct AppOptions {
     /// a little above the 100 a second the workbench promises, was measured on
     /// the H200 (docs/GUI.md): with a 4.6 ms student render on rand100k,
     /// unlimited gave student 128 / window 141 frames/s, 120 gave 122 / 143,
-    /// 105 gave 108 / 174.
+    /// 105 gave 108 / 174 in one run and 107 / 143 in the next.
     double student_fps = 105;
     std::string sanitize;  ///< --sanitize TOOL: run the first build under compute-sanitizer ("" = no)
     std::string student_arch;       ///< --student-arch: nvcc -gencode flags ("" = the harness's default)
