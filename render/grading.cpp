@@ -26,6 +26,24 @@ bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_
     return best_t_ms > kSettledFloorFactor * *t_ref_ms;
 }
 
+bool reference_settled(bool correct, double best_t_ms, double best_t_ref_ms) {
+    if (!correct) return true;
+    if (best_t_ref_ms <= 0) return false;
+    if (best_t_ms > kSettledFloorFactor * best_t_ref_ms) return true;
+    return best_t_ref_ms >= kSteadyTimeMs && best_t_ms <= 1.2 * best_t_ref_ms * (1.0 - kSteadySpread);
+}
+
+NextRun next_timing_run(const SceneRuns& r) {
+    constexpr int kRuns = 3;  // checker.py's runs of each program
+    if (!r.ref_given && r.ref_runs == 0) return NextRun::Reference;
+    if (r.stu_runs == 0) return NextRun::Student;
+    if (!r.t_ms || !r.t_ref_ms) return NextRun::Done;  // a run gave no time: nothing more to learn
+    const bool ref_done = r.ref_given || r.ref_runs >= kRuns || reference_settled(r.correct, *r.t_ms, *r.t_ref_ms);
+    if (!ref_done) return NextRun::Reference;
+    if (r.stu_runs < kRuns && !timing_settled(r.correct, *r.t_ms, r.t_ref_ms)) return NextRun::Student;
+    return NextRun::Done;
+}
+
 std::optional<double> parse_course_total_ms(const std::string& output) {
     std::optional<double> total;
     std::istringstream in(output);

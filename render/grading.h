@@ -41,6 +41,41 @@ constexpr double kSteadyTimeMs = 1.0;
 /// than the best so far). False while T_ref is unknown. Times in ms.
 bool timing_settled(bool correct, double best_t_ms, std::optional<double> t_ref_ms);
 
+/// How far apart the runs of one scene may be from kSteadyTimeMs on, as a
+/// fraction, for `render grade` to stop timing the reference early: twice the
+/// 0.9% the H200's runs spread by (kSteadyTimeMs), so a reference run left
+/// out would have to be over 2% faster than the first to change a score.
+constexpr double kSteadySpread = 0.02;
+
+/// True when more runs of the reference cannot change a scene's score
+/// (more runs can only lower T_ref's minimum, which lowers the score or
+/// leaves it): an incorrect scene (0 points); T above kSettledFloorFactor x
+/// T_ref (2 points: a lower T_ref keeps it above); or T within 1.2 x T_ref
+/// with a margin of kSteadySpread at a steady T_ref (at least kSteadyTimeMs:
+/// 9 points unless another reference run were over 2% faster). Times in ms.
+bool reference_settled(bool correct, double best_t_ms, double best_t_ref_ms);
+
+/// The timing runs `render grade` has made of one scene so far.
+struct SceneRuns {
+    bool correct = true;             ///< the scene's check passed
+    int ref_runs = 0;                ///< runs of the reference made (checker.py makes 3)
+    bool ref_given = false;          ///< T_ref is given (--ref-times): no runs of the reference
+    std::optional<double> t_ref_ms;  ///< the minimum Total of the reference's runs so far
+    int stu_runs = 0;                ///< runs of the student's renderer made
+    std::optional<double> t_ms;      ///< their minimum Total so far
+};
+
+/// Which run `render grade` makes next.
+enum class NextRun { Reference, Student, Done };
+
+/// The next timing run of a scene, from the runs made so far: one run of the
+/// reference, then one of the student's renderer; then the reference's
+/// other runs (up to 3, as checker.py makes) unless reference_settled says
+/// they cannot change the score; then the student's (up to 3) unless
+/// timing_settled says so. So a scene whose score is decided early costs
+/// two runs, not six, and one that is not gets the course's 3 + 3.
+NextRun next_timing_run(const SceneRuns& r);
+
 /// The last "Total:" time of the course program's benchmark output
 /// ("Total:   1.2345 ms"), in ms; nullopt when there is none.
 std::optional<double> parse_course_total_ms(const std::string& output);

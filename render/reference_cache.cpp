@@ -47,7 +47,6 @@ std::string reference_cache_key(const std::string& exe, const std::string& gpu, 
 }
 
 std::optional<CachedReferenceTimes> find_cached_reference_times(const std::string& path, const std::string& key,
-                                                                const std::map<std::string, double>& scenes_wanted,
                                                                 int64_t now, double max_hours) {
     const nlohmann::json j = read_cache(path);
     if (!j.contains(key) || !j[key].is_object()) return std::nullopt;
@@ -56,17 +55,20 @@ std::optional<CachedReferenceTimes> find_cached_reference_times(const std::strin
     t.measured_at = e.value("measured_at", int64_t{0});
     if (now < t.measured_at || static_cast<double>(now - t.measured_at) > max_hours * 3600.0) return std::nullopt;
     if (!e.contains("scenes") || !e["scenes"].is_object()) return std::nullopt;
-    for (const auto& [scene, unused] : scenes_wanted) {
-        const auto it = e["scenes"].find(scene);
-        if (it == e["scenes"].end() || !it->is_number() || it->get<double>() <= 0) return std::nullopt;
-        t.scenes[scene] = it->get<double>();
+    const nlohmann::json runs = e.value("runs", nlohmann::json::object());
+    for (const auto& [scene, ms] : e["scenes"].items()) {
+        if (!ms.is_number() || ms.get<double>() <= 0) continue;
+        t.scenes[scene] = ms.get<double>();
+        const auto r = runs.find(scene);
+        t.runs[scene] = r != runs.end() && r->is_number_integer() && r->get<int>() > 0 ? r->get<int>() : 3;
     }
+    if (t.scenes.empty()) return std::nullopt;
     return t;
 }
 
 bool store_reference_times(const std::string& path, const std::string& key, const CachedReferenceTimes& times) {
     nlohmann::json j = read_cache(path);
-    j[key] = {{"measured_at", times.measured_at}, {"scenes", times.scenes}};
+    j[key] = {{"measured_at", times.measured_at}, {"scenes", times.scenes}, {"runs", times.runs}};
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     try {

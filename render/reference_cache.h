@@ -16,10 +16,14 @@ namespace cr {
 /// Hours a cached T_ref is used for before it is measured again.
 constexpr double kReferenceCacheHours = 12.0;
 
-/// One cached measurement: T_ref per scene (ms per frame) and when it was
-/// taken (seconds since the epoch).
+/// One cached measurement: T_ref per scene (ms per frame, the minimum of the
+/// runs made), how many runs of the reference it is the minimum of (3, as
+/// checker.py makes; fewer where the grade stopped early: a later grade
+/// that needs the others makes them), and when its oldest run was made
+/// (seconds since the epoch).
 struct CachedReferenceTimes {
     std::map<std::string, double> scenes;
+    std::map<std::string, int> runs;  ///< a scene missing here: 3 (entries of earlier versions)
     int64_t measured_at = 0;
 };
 
@@ -32,12 +36,12 @@ std::string reference_cache_path();
 /// std::runtime_error when `exe` cannot be read.
 std::string reference_cache_key(const std::string& exe, const std::string& gpu, const std::string& snow_par);
 
-/// The entry of `key` in the cache file at `path`, when one exists, covers
-/// every scene of `scenes` and was measured within `max_hours` of `now`
-/// (seconds since the epoch); nullopt otherwise, also for a missing or
-/// unreadable file (a cache is never an error).
+/// The entry of `key` in the cache file at `path`, when one exists with at
+/// least one scene and was measured within `max_hours` of `now` (seconds
+/// since the epoch); nullopt otherwise, also for a missing or unreadable
+/// file (a cache is never an error). Scenes whose time is not a positive
+/// number are left out.
 std::optional<CachedReferenceTimes> find_cached_reference_times(const std::string& path, const std::string& key,
-                                                                const std::map<std::string, double>& scenes_wanted,
                                                                 int64_t now, double max_hours = kReferenceCacheHours);
 
 /// Stores `times` under `key` in the cache file at `path` (made with its

@@ -66,7 +66,10 @@ std::string canonical_renderer_name(const std::string& name);
 
 /// Why renderer `name` cannot run here, the bare reason ("no NVIDIA GPU or
 /// driver found", "this build has no CUDA support ..."), or "" when it can.
-/// Throws std::invalid_argument for an unknown name.
+/// CR_STUDENT_WITHOUT_GPU=1 in the environment (a test hook, with the
+/// worker's CR_STUDENT_NO_CUDA_SYNC: host-only fixtures on a machine without
+/// a GPU) lets 'student' run anyway. Throws std::invalid_argument for an
+/// unknown name.
 std::string renderer_unavailable_reason(const std::string& name);
 
 /// Why renderer `name` cannot run here, as one message ("renderer 'tiled'

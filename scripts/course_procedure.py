@@ -7,8 +7,10 @@ procedure"). For each scored scene: the folder binary's `-c SCENE -s 1024 -S SEE
 verdict, then 3 runs each of `-r cuda -b 0:4 SCENE -s 1024 -f logs/output` for both
 binaries, the minimum Total, and the course's score formula. Runs in WORKDIR (put the
 snow.par there). Prints one line a scene and the total; writes WORKDIR/course_grade.json.
+With --no-seeds (a folder binary of course layout A or B, whose main has no -S), the check
+is `-c SCENE -s 1024`, as those years' checkers ran it.
 
-usage: course_procedure.py FOLDER_BINARY REF_BINARY WORKDIR [SEEDS.json]
+usage: course_procedure.py [--no-seeds] FOLDER_BINARY REF_BINARY WORKDIR [SEEDS.json]
 """
 import json
 import math
@@ -44,13 +46,17 @@ def best(times):
 
 
 def main():
-    stu, ref, work = sys.argv[1], sys.argv[2], sys.argv[3]
-    seeds = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else {}
+    args = sys.argv[1:]
+    no_seeds = "--no-seeds" in args
+    args = [a for a in args if a != "--no-seeds"]
+    stu, ref, work = args[0], args[1], args[2]
+    seeds = json.load(open(args[3])) if len(args) > 3 else {}
     os.makedirs(os.path.join(work, "logs"), exist_ok=True)
     timed = ["-r", "cuda", "-b", "0:4"]
     out = {}
     for s in SCENES:
-        c = subprocess.run([stu, "-c", s, "-s", "1024", "-S", str(seeds.get(s, 0)), "-f", "logs/output"],
+        seed = [] if no_seeds else ["-S", str(seeds.get(s, 0))]
+        c = subprocess.run([stu, "-c", s, "-s", "1024"] + seed + ["-f", "logs/output"],
                            cwd=work, capture_output=True, text=True)
         ok = c.returncode == 0
         ts = [total([stu] + timed + [s, "-s", "1024", "-f", "logs/output"], work) for _ in range(3)]

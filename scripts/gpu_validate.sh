@@ -15,6 +15,9 @@
 #                with COURSE=DIR (a folder of binaries made outside the project, see
 #                docs/STUDENTS.md, "Comparing with the course's own procedure"), the
 #                course's procedure (scripts/course_procedure.py) on the same code
+#   PART=layouts with COURSE=DIR: the `fast` fixture graded (wall time), the layout A
+#                and B fixtures graded and, on their own course binaries, the
+#                course's procedure; the student GPU tests
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -136,14 +139,22 @@ part_students() {
   local g=/tmp/grade-fast; rm -rf $g; cp -r $F/fast $g
   [ -z "${COURSE:-}" ] || cp "$COURSE/snow.par" "$COURSE/render_ref_x86" $g/
   $R --student $g --build-only > "$L/build_grade_fast.txt" 2>&1
-  s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --json "$L/grade_fast.json" > "$L/grade_fast.txt" 2>&1
-  say "grade fast rc=$? wall $(since $s0) (built before)"; grep -E '^\|' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
+  s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --fresh-reference --json "$L/grade_fast.json" > "$L/grade_fast.txt" 2>&1
+  say "grade fast rc=$? wall $(since $s0) (built before, T_ref timed)"; grep -E '^\||^Graded|^[a-zA-Z0-9]+: T from' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
+  s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --json "$L/grade_fast_kept.json" > "$L/grade_fast_kept.txt" 2>&1
+  say "grade fast again rc=$? wall $(since $s0) (T_ref kept) $(grep -E '^\| Total' "$L/grade_fast_kept.txt")"; grep '^Graded' "$L/grade_fast_kept.txt" | tee -a "$OUT/summary.txt"
   if [ -n "${COURSE:-}" ]; then
     mkdir -p /tmp/course-procedure && cp "$COURSE/snow.par" /tmp/course-procedure/
     timeout 300 python3 scripts/course_procedure.py "$COURSE/course_fast" "$COURSE/render_ref_x86" /tmp/course-procedure \
       <(python3 -c "import json,sys; print(json.dumps({r['scene']: r['seed'] for r in json.load(open(sys.argv[1]))['scenes']}))" "$L/grade_fast.json" 2>/dev/null || echo '{}') \
       > "$L/course_procedure.txt" 2>&1
     say "course procedure rc=$?"; cat "$L/course_procedure.txt" >> "$OUT/summary.txt"
+    small_scene_rounds $g "${ROUNDS:-4}"
+  fi
+  if [ -n "${COURSE:-}" ]; then  # the gate library drops render_ref's last PPM file, and only that one
+    mkdir -p /tmp/skip/logs && ( cd /tmp/skip && 
+      LD_PRELOAD=$OLDPWD/.dev/libcr_cuda_gate.so CR_SKIP_FILE=logs/output_0003.ppm "$COURSE/render_ref_x86" -r cuda -b 0:4 rgb -s 1024 -f logs/output > out.txt 2>&1
+      say "render_ref with CR_SKIP_FILE rc=$? $(grep Total out.txt) files: $(ls logs | tr '\n' ' ')" )
   fi
   for s in biglittle rand1M; do
     s0=$(date +%s.%N); $R -r tiled --scene $s --check > "$L/tiled_check_$s.txt" 2>&1
@@ -168,6 +179,49 @@ part_students() {
   timeout $b ./.dev/gpu_tests --gtest_filter='GpuStudent.*' --gtest_brief=1 > "$L/gpu_students.txt" 2>&1
   say "gpu_tests GpuStudent.* rc=$? (limit ${b} s) $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_students.txt" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$L/gpu_students.txt" | head -20 | tee -a "$OUT/summary.txt"
+}
+
+# T of the sub-millisecond scenes, the folder's own course binary (min of 3
+# fresh runs, as checker.py) against `render grade --scenes` (T_ref kept), in
+# alternating rounds: their runs spread by up to 20-30%, so one round says
+# little; each round's pair is one line of the summary.
+small_scene_rounds() {
+  local g=$1 n=$2 k s t
+  for k in $(seq 1 "$n"); do
+    for s in rgb rand10k pattern; do
+      t=$(for i in 1 2 3; do ( cd /tmp/course-procedure && "$COURSE/course_fast" -r cuda -b 0:4 $s -s 1024 -f logs/output | awk '/Total/{print $2}' ); done | sort -g | head -1)
+      echo "$s course $t"
+    done > "$L/round_course_$k.txt"
+    $R grade --student $g --seed 7 --scenes rgb,rand10k,pattern --json "$L/round_grade_$k.json" > "$L/round_grade_$k.txt" 2>&1
+    say "round $k: course binary $(tr '\n' ' ' < "$L/round_course_$k.txt")| grade $(python3 -c "import json,sys; print(' '.join('%s %.4f %s' % (r['scene'], r['stu_time'], r['stu_times']) for r in json.load(open(sys.argv[1]))['scenes']))" "$L/round_grade_$k.json" 2>&1)"
+  done
+}
+
+# Layouts A and B graded next to the course's procedure on their own course
+# binaries (COURSE=DIR also holds course_a and course_b: the layout_a and
+# layout_b fixtures' cudaRenderer.cu, cudaRenderer.h and exclusiveScan.cu_inl
+# over the course's 2019 and 2024 render/ folders, built by those Makefiles).
+part_layouts() {
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$L/device.txt"
+  export CR_STUDENT_CACHE=$PWD/.dev/student-cache LD_LIBRARY_PATH=$COURSE/lib:$LD_LIBRARY_PATH
+  local pair f b g s0
+  g=/tmp/grade-fast; rm -rf $g; cp -r $F/fast $g; cp "$COURSE/snow.par" "$COURSE/render_ref_x86" $g/
+  $R --student $g --build-only > "$L/build_grade_fast.txt" 2>&1
+  s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --json "$L/grade_fast.json" > "$L/grade_fast.txt" 2>&1
+  say "grade fast rc=$? wall $(since $s0) (built before, T_ref timed) $(grep -E '^\| Total' "$L/grade_fast.txt")"; grep '^Graded' "$L/grade_fast.txt" | tee -a "$OUT/summary.txt"
+  for pair in layout_a:course_a layout_b:course_b; do
+    f=${pair%%:*}; b=${pair#*:}; g=/tmp/grade-$f
+    rm -rf $g; cp -r $F/$f $g; cp "$COURSE/snow.par" $g/
+    $R --student $g --build-only > "$L/build_$f.txt" 2>&1
+    s0=$(date +%s.%N); timeout 300 $R grade --student $g --seed 7 --reference "$COURSE/render_ref_x86" --json "$L/grade_$f.json" > "$L/grade_$f.txt" 2>&1
+    say "grade $f rc=$? wall $(since $s0)"; grep -E '^\||^Graded|: T from' "$L/grade_$f.txt" | tee -a "$OUT/summary.txt"
+    mkdir -p /tmp/cp-$f && cp "$COURSE/snow.par" /tmp/cp-$f/
+    timeout 300 python3 scripts/course_procedure.py --no-seeds "$COURSE/$b" "$COURSE/render_ref_x86" /tmp/cp-$f > "$L/course_procedure_$f.txt" 2>&1
+    say "course procedure $b rc=$?"; cat "$L/course_procedure_$f.txt" >> "$OUT/summary.txt"
+  done
+  timeout 240 ./.dev/gpu_tests --gtest_filter='GpuStudent.*' --gtest_brief=1 > "$L/gpu_students.txt" 2>&1
+  say "gpu_tests GpuStudent.* rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_students.txt" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]|Failure|expected|Which is' "$L/gpu_students.txt" | head -20 | tee -a "$OUT/summary.txt"
 }
 
 # The test suite's 14-entry class (tests/test_class_run.cpp's make_class),
@@ -216,6 +270,7 @@ case "${PART:-check}" in
   check) part_check ;;
   measure) part_measure ;;
   students) part_students ;;
+  layouts) part_layouts ;;
   class) part_class ;;
 esac
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"

@@ -1,7 +1,9 @@
 /* For the GatedRun tests: prints "start", then loads the CUDA driver by the
  * name the CUDA runtime uses (libcuda.so.1; absent on a machine without a
  * GPU, which does not matter here), then creates the file named by argv[1]
- * and prints "past the driver load". */
+ * and prints "past the driver load"; then writes "P6\n" and "xyz" into each
+ * file named after it, as the course's PPM writer does (fprintf, then fputc
+ * a byte at a time). */
 #include <dlfcn.h>
 #include <stdio.h>
 
@@ -14,5 +16,12 @@ int main(int argc, char** argv) {
         if (f) fclose(f);
     }
     printf("past the driver load\n");
+    for (int i = 2; i < argc; ++i) {
+        FILE* f = fopen(argv[i], "wb");
+        if (!f) return 3;
+        fprintf(f, "P6\n");
+        for (const char* c = "xyz"; *c; ++c) fputc(*c, f);
+        fclose(f);
+    }
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -746,6 +747,70 @@ TEST_F(Cli, StudentRendererOptionsAreChecked) {
     r = render("rgb --timing fast");
     EXPECT_EQ(r.code, 2);
     EXPECT_CONTAINS(r.err, "bad --timing 'fast': use events or course");
+}
+
+/// Lines of `text` that contain `needle`.
+size_t lines_with(const std::string& text, const std::string& needle) {
+    size_t n = 0;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) n += line.find(needle) != std::string::npos;
+    return n;
+}
+
+TEST_F(Cli, GradeRunsTheReferenceAndYoursAsItsPlanSaysAndKeepsTheReferencesRuns) {
+    REQUIRE_NVCC();
+    // A stand-in for the course's render_ref that logs its runs and prints a
+    // Total as render_ref does. The host-only fixture takes about 6 ms on
+    // rgb and 10 ms on pattern: against rgb's 100 ms it is within 1.2 T_ref
+    // with room (9 points: one run each); against pattern's 3 ms it is
+    // between 1.2 and 12.5 T_ref (a faster run of either side could change
+    // the score: checker.py's 3 + 3).
+    const std::string log = dir + "/ref_runs.log", fake = dir + "/render_ref";
+    std::ofstream(fake) << "#!/bin/sh\necho \"$*\" >> '" << log << "'\n"
+                        << "case \"$*\" in *pattern*) t=3.0;; *) t=100.0;; esac\necho \"Total:    $t ms\"\n";
+    chmod(fake.c_str(), 0755);
+    const std::string env = student_cache_env() + " CR_STUDENT_WITHOUT_GPU=1 CR_STUDENT_NO_CUDA_SYNC=1 CR_REFERENCE_CACHE='" +
+                            dir + "/times.json'";
+    const std::string grade = "grade --student '" + fixture_root() + "/host_c' --reference '" + fake +
+                              "' --scenes pattern,rgb --seed 7 --json '" + dir + "/g.json'";
+    CmdResult r = render_env(env, grade);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    nlohmann::json j = nlohmann::json::parse(slurp(dir + "/g.json"));
+    ASSERT_EQ(j["scenes"].size(), 2u);
+    const nlohmann::json& rgb = j["scenes"][0];  // the course's order, whatever --scenes says
+    const nlohmann::json& pattern = j["scenes"][1];
+    EXPECT_EQ(rgb["scene"], "rgb");
+    EXPECT_EQ(rgb["seed"], 7630);  // the seed a grade of all 8 with --seed 7 gives rgb
+    EXPECT_EQ(rgb["ref_runs"], 1);
+    EXPECT_EQ(rgb["stu_runs"], 1);
+    EXPECT_EQ(rgb["ref_time"], 100.0);
+    EXPECT_EQ(rgb["score"], 9);
+    EXPECT_EQ(pattern["ref_runs"], 3);
+    EXPECT_EQ(pattern["stu_runs"], 3);
+    EXPECT_EQ(pattern["ref_times"].size(), 3u);
+    EXPECT_EQ(pattern["stu_times"].size(), 3u);
+    EXPECT_EQ(j["total"], 9 + pattern["score"].get<int>());
+    EXPECT_EQ(j["max"], 18);
+    EXPECT_FALSE(j.contains("also_checked"));  // --scenes: no other checks
+    EXPECT_CONTAINS(r.out, "rgb: T from 1 run, T_ref from 1: within 1.2 x T_ref with 2% to spare, so 9 points");
+    std::string runs = slurp(log);
+    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 1u) << runs;  // the probe
+    EXPECT_EQ(lines_with(runs, "-b 0:4 rgb -s 1024 -f logs/output"), 1u) << runs;
+    EXPECT_EQ(lines_with(runs, "-b 0:4 pattern -s 1024 -f logs/output"), 3u) << runs;
+    // The next grade takes the kept runs: the reference is only probed.
+    r = render_env(env, grade);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    j = nlohmann::json::parse(slurp(dir + "/g.json"));
+    EXPECT_EQ(j["ref_cached"], true);
+    EXPECT_EQ(j["scenes"][0]["ref_runs"], 1);
+    EXPECT_EQ(j["scenes"][1]["ref_runs"], 3);
+    EXPECT_EQ(j["scenes"][1]["ref_times"].size(), 0u);  // none run in this grade
+    runs = slurp(log);
+    EXPECT_EQ(lines_with(runs, "-b 0:4"), 4u) << runs;
+    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 2u) << runs;
+    r = render("grade --student /tmp --scenes rgb,snow");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_CONTAINS(r.err, "--scenes: 'snow' is not one of the course's 8 scored scenes (rgb, rand10k, rand100k");
 }
 
 TEST_F(Cli, StudentWithoutAGpuExits3AfterBuilding) {

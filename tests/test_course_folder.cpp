@@ -226,6 +226,27 @@ TEST(CourseFolder, EachLayoutFixtureIsReadAsItsCourseBuildsIt) {
     EXPECT_TRUE(c.reference_binaries.empty());
 }
 
+TEST(CourseFolder, TheFoldersOwnBenchmarkSaysHowItsCallsAreTimed) {
+    const CourseFolder a = read_course_folder(fixture("layout_a"));  // the 2019-2022 benchmark.cpp: no synchronization
+    EXPECT_EQ(a.benchmark.file, "benchmark.cpp");
+    EXPECT_FALSE(a.benchmark.syncs);
+    EXPECT_EQ(benchmark_timing_text(a.benchmark).rfind("your benchmark.cpp reads the clock as each call returns", 0), 0u);
+    for (const char* name : {"layout_b", "layout_c"}) {
+        const CourseFolder f = read_course_folder(fixture(name));
+        EXPECT_EQ(f.benchmark.file, "benchmark.cu") << name;
+        EXPECT_TRUE(f.benchmark.syncs) << name;
+    }
+    const CourseFolder none = read_course_folder(fixture("racy"));  // no benchmark: the newest course's way
+    EXPECT_EQ(none.benchmark.file, "");
+    EXPECT_TRUE(none.benchmark.syncs);
+    EXPECT_TRUE(benchmark_synchronizes("r->render();\ncudaDeviceSynchronize();\n"));
+    EXPECT_TRUE(benchmark_synchronizes("cudaThreadSynchronize(); // the CUDA 3 name"));
+    EXPECT_FALSE(benchmark_synchronizes("r->render(); // cudaDeviceSynchronize();\n"));
+    EXPECT_FALSE(benchmark_synchronizes("/* cudaDeviceSynchronize(); */ r->render();"));
+    EXPECT_FALSE(benchmark_synchronizes("printf(\"no cudaDeviceSynchronize \\\" here\");"));
+    EXPECT_TRUE(benchmark_synchronizes("printf(\"a \\\" quote\"); cudaDeviceSynchronize();"));
+}
+
 TEST(CourseFolder, WithoutAMakefileTodaysRuleHolds) {
     const CourseFolder f = read_course_folder(fixture("racy"));
     EXPECT_FALSE(f.makefile_used);
@@ -337,6 +358,21 @@ TEST_F(HostOnlyLayouts, EveryCourseTimingRunIsAFreshWorkerProcess) {
         }
     EXPECT_EQ(setups, 3);
     EXPECT_EQ(workers.size(), 3u) << "a timing run reused a warm worker";
+}
+
+TEST_F(HostOnlyLayouts, ACourseFrameTimedWithoutSynchronizingDrawsTheSameFrames) {
+    REQUIRE_NVCC();
+    StudentOptions so;  // as for a layout-A folder: the clock read as each call returns
+    so.library = build_student(fixture_build(fixture("host_a"))).library;
+    so.course_sync_each_call = false;
+    StudentRenderer r(so);
+    const Scene s = make_scene("rand10k", 7);
+    const FrameTimes t = run_course_process(r, s, 100, 60, FrameRange{0, 3}, "");
+    EXPECT_EQ(t.counted, 3);
+    EXPECT_GT(t.render_ms, 0.0);  // the host-only renderer draws inside render(): it is timed
+    auto ref = make_renderer("cpuref");
+    const CompareStats st = compare_images(r.image(), render_last_frame(*ref, s, 100, 60, 3));
+    EXPECT_EQ(st.max_abs_error, 0.0) << describe(st);
 }
 
 TEST_F(HostOnlyLayouts, TheWorkerWritesEachTimingRunsPpmFilesItselfAsTheCoursesBinaryDoes) {

@@ -49,6 +49,74 @@ TEST(Grading, TimingStopsOnlyWhenTheScoreCannotChange) {
     EXPECT_EQ(course_scene_score(true, 12.51, 1.0), 2);
 }
 
+TEST(Grading, TheReferenceStopsOnlyWhenItsOtherRunsCannotChangeTheScore) {
+    EXPECT_TRUE(reference_settled(false, 0.5, 1.0));      // incorrect: 0 points whatever T_ref
+    EXPECT_TRUE(reference_settled(true, 12.51, 1.0));     // 2 points: a lower T_ref keeps T above 12.5 T_ref
+    EXPECT_TRUE(reference_settled(true, 1.1759, 1.0));    // 9 points unless another run were 2% faster
+    EXPECT_FALSE(reference_settled(true, 1.1761, 1.0));   // within 1.2 T_ref, but not with 2% to spare
+    EXPECT_TRUE(reference_settled(true, 4.6544, 4.3015)); // rand100k of the H200's grade: 1.082 T_ref
+    EXPECT_FALSE(reference_settled(true, 30.2086, 25.411));  // rand1M there: 1.189 T_ref, all 3 reference runs
+    EXPECT_FALSE(reference_settled(true, 0.102, 0.1055)); // rgb: T_ref under 1 ms spreads by up to 20%
+    EXPECT_FALSE(reference_settled(true, 5.0, 1.0));      // between: a lower T_ref lowers the score
+    EXPECT_FALSE(reference_settled(true, 1.0, 0.0));
+}
+
+TEST(Grading, TheRunsOfASceneComeInThePlannedOrder) {
+    SceneRuns r;
+    EXPECT_EQ(next_timing_run(r), NextRun::Reference);  // one run of each first
+    r.ref_runs = 1;
+    r.t_ref_ms = 4.3015;
+    EXPECT_EQ(next_timing_run(r), NextRun::Student);
+    r.stu_runs = 1;
+    r.t_ms = 4.6544;
+    EXPECT_EQ(next_timing_run(r), NextRun::Done);  // 9 points with 2% to spare, from 1 ms on: 2 runs, not 6
+    r.t_ms = 30.2086 / 25.411 * 4.3015;            // rand1M's ratio, 1.189: the reference's other runs first
+    EXPECT_EQ(next_timing_run(r), NextRun::Reference);
+    r.ref_runs = 3;
+    EXPECT_EQ(next_timing_run(r), NextRun::Done);  // then 9 points at a steady T: no more of the student's
+
+    SceneRuns small;  // rgb: under 1 ms both sides make 3 runs
+    small.ref_runs = 1;
+    small.t_ref_ms = 0.1055;
+    small.stu_runs = 1;
+    small.t_ms = 0.102;
+    EXPECT_EQ(next_timing_run(small), NextRun::Reference);
+    small.ref_runs = 3;
+    EXPECT_EQ(next_timing_run(small), NextRun::Student);
+    small.stu_runs = 3;
+    EXPECT_EQ(next_timing_run(small), NextRun::Done);
+
+    SceneRuns wrong = small;  // incorrect: one run each
+    wrong.correct = false;
+    wrong.ref_runs = wrong.stu_runs = 1;
+    EXPECT_EQ(next_timing_run(wrong), NextRun::Done);
+
+    SceneRuns faster;  // T_ref steady, T under 1 ms: the reference stops, T gets its 3 runs
+    faster.ref_runs = faster.stu_runs = 1;
+    faster.t_ref_ms = 1.0;
+    faster.t_ms = 0.9;
+    EXPECT_EQ(next_timing_run(faster), NextRun::Student);
+    faster.stu_runs = 3;
+    EXPECT_EQ(next_timing_run(faster), NextRun::Done);
+
+    SceneRuns given;  // --ref-times: no reference run at all
+    given.ref_given = true;
+    given.t_ref_ms = 1.0;
+    EXPECT_EQ(next_timing_run(given), NextRun::Student);
+    given.stu_runs = 1;
+    given.t_ms = 5.0;  // 4 points: a faster run could give more
+    EXPECT_EQ(next_timing_run(given), NextRun::Student);
+    given.stu_runs = 3;
+    EXPECT_EQ(next_timing_run(given), NextRun::Done);
+
+    SceneRuns kept;  // one run kept from an earlier grade counts as made
+    kept.ref_runs = 1;
+    kept.t_ref_ms = 1.0;
+    EXPECT_EQ(next_timing_run(kept), NextRun::Student);
+    kept.stu_runs = 1;  // its run gave no time (a fault): nothing more to learn
+    EXPECT_EQ(next_timing_run(kept), NextRun::Done);
+}
+
 TEST(Grading, CourseTotalLine) {
     EXPECT_EQ(parse_course_total_ms("Clear:    0.1000 ms\nTotal:    1.2345 ms\n"), 1.2345);
     EXPECT_EQ(parse_course_total_ms("Total: 3.5 ms\nmore\nTotal:   2.25 ms\n"), 2.25);  // the last one
@@ -173,20 +241,23 @@ TEST(ReferenceCache, AnEntryServesOnlyItsReferenceGpuAndSnowParForTwelveHours) {
     const std::string exe = put_file(d, "render_ref", "binary"), par = put_file(d, "snow.par", "2\n0 0 0 0 0 0 .1\n");
     const std::string cache = (d.dir() / "sub" / "times.json").string();  // the folder is made when stored
     const std::string key = reference_cache_key(exe, "NVIDIA H200 (sm_90)", par);
-    const std::map<std::string, double> wanted = {{"rgb", 0}, {"rand10k", 0}};
-    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 1000));  // no file yet: no entry, no error
+    EXPECT_FALSE(find_cached_reference_times(cache, key, 1000));  // no file yet: no entry, no error
     CachedReferenceTimes t;
     t.measured_at = 1000;
-    t.scenes = {{"rgb", 0.0977}, {"rand10k", 0.5071}};
+    t.scenes = {{"rgb", 0.0977}, {"rand10k", 0.5071}, {"rand100k", 4.3015}};
+    t.runs = {{"rgb", 3}, {"rand10k", 3}, {"rand100k", 1}};
     ASSERT_TRUE(store_reference_times(cache, key, t));
-    const auto hit = find_cached_reference_times(cache, key, wanted, 1000 + 12 * 3600);
+    const auto hit = find_cached_reference_times(cache, key, 1000 + 12 * 3600);
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->scenes.at("rgb"), 0.0977);
     EXPECT_EQ(hit->scenes.at("rand10k"), 0.5071);
+    EXPECT_EQ(hit->scenes.at("rand100k"), 4.3015);
+    EXPECT_EQ(hit->runs.at("rand100k"), 1);  // a grade that stopped early kept one run
+    EXPECT_EQ(hit->runs.at("rgb"), 3);
+    EXPECT_EQ(hit->scenes.count("micro2M"), 0u);  // a scene not kept: measured by the next grade
     EXPECT_EQ(hit->measured_at, 1000);
-    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 1000 + 12 * 3600 + 1));  // too old
-    EXPECT_FALSE(find_cached_reference_times(cache, key, wanted, 999));                   // from the future
-    EXPECT_FALSE(find_cached_reference_times(cache, key, {{"rgb", 0}, {"micro2M", 0}}, 1000));  // a scene missing
+    EXPECT_FALSE(find_cached_reference_times(cache, key, 1000 + 12 * 3600 + 1));  // too old
+    EXPECT_FALSE(find_cached_reference_times(cache, key, 999));                   // from the future
     // another GPU, another snow.par, a rebuilt reference: other keys
     EXPECT_NE(reference_cache_key(exe, "NVIDIA A100 (sm_80)", par), key);
     EXPECT_NE(reference_cache_key(exe, "NVIDIA H200 (sm_90)", put_file(d, "snow2.par", "1\n0 0 0 0 0 0 .1\n")), key);
@@ -196,20 +267,33 @@ TEST(ReferenceCache, AnEntryServesOnlyItsReferenceGpuAndSnowParForTwelveHours) {
     // a second key is added beside the first
     t.scenes = {{"rgb", 0.2}, {"rand10k", 0.6}};
     ASSERT_TRUE(store_reference_times(cache, "other", t));
-    EXPECT_EQ(find_cached_reference_times(cache, key, wanted, 1000)->scenes.at("rgb"), 0.0977);
-    EXPECT_EQ(find_cached_reference_times(cache, "other", wanted, 1000)->scenes.at("rgb"), 0.2);
+    EXPECT_EQ(find_cached_reference_times(cache, key, 1000)->scenes.at("rgb"), 0.0977);
+    EXPECT_EQ(find_cached_reference_times(cache, "other", 1000)->scenes.at("rgb"), 0.2);
     EXPECT_THROW(reference_cache_key((d.dir() / "missing").string(), "gpu", ""), std::runtime_error);
 }
 
 TEST(ReferenceCache, AFileThatIsNotJsonIsNoEntryAndIsReplacedWhenStored) {
     const TempDir d("refcache");
     const std::string cache = put_file(d, "times.json", "{ not json");
-    EXPECT_FALSE(find_cached_reference_times(cache, "k", {{"rgb", 0}}, 5));
+    EXPECT_FALSE(find_cached_reference_times(cache, "k", 5));
     CachedReferenceTimes t;
     t.measured_at = 5;
     t.scenes = {{"rgb", 0.1}};
     ASSERT_TRUE(store_reference_times(cache, "k", t));
-    EXPECT_EQ(find_cached_reference_times(cache, "k", {{"rgb", 0}}, 5)->scenes.at("rgb"), 0.1);
+    EXPECT_EQ(find_cached_reference_times(cache, "k", 5)->scenes.at("rgb"), 0.1);
+}
+
+TEST(ReferenceCache, AnEntryOfAnEarlierVersionHolds3RunsAndBadTimesAreLeftOut) {
+    const TempDir d("refcache");
+    const std::string cache = put_file(d, "times.json",
+                                       R"({"k": {"measured_at": 5, "scenes": {"rgb": 0.1, "pattern": -1, "rand10k": "x"}},)"
+                                       R"( "none": {"measured_at": 5, "scenes": {"rgb": 0}}})");
+    const auto hit = find_cached_reference_times(cache, "k", 5);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->scenes.size(), 1u);
+    EXPECT_EQ(hit->scenes.at("rgb"), 0.1);
+    EXPECT_EQ(hit->runs.at("rgb"), 3);  // written before runs were kept: checker.py's 3
+    EXPECT_FALSE(find_cached_reference_times(cache, "none", 5));  // no usable scene: no entry
 }
 
 }  // namespace

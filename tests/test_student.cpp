@@ -106,6 +106,29 @@ TEST(GatedRun, TheProgramWaitsAtItsFirstDriverLoadUntilFinishLetsItOn) {
     fs::remove(mark);
 }
 
+TEST(GatedRun, TheGateDropsTheFileNamedToSkipAndWritesTheOthers) {
+    const std::string gate = find_cuda_gate();
+    ASSERT_FALSE(gate.empty()) << "libcr_cuda_gate.so not found beside the test";
+    const fs::path dir = fs::temp_directory_path() / ("cr_gate_skip_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "logs");
+    // named relative to the program's folder, as render grade names the last frame's PPM file
+    GatedRun run({GATE_PROBE_EXE, "mark", "logs/output_0002.ppm", "logs/output_0003.ppm"}, dir.string(), gate,
+                 {"CR_SKIP_FILE=logs/output_0003.ppm"});
+    ASSERT_TRUE(run.reached_gate(10));
+    const CapturedRun r = run.finish(10);
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.output, "start\npast the driver load\n");
+    std::ifstream kept(dir / "logs" / "output_0002.ppm", std::ios::binary);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "P6\nxyz");
+    EXPECT_FALSE(fs::exists(dir / "logs" / "output_0003.ppm"));
+    // without the gate library the variable means nothing: every file is written
+    GatedRun plain({GATE_PROBE_EXE, "mark", "logs/output_0003.ppm"}, dir.string(), "", {"CR_SKIP_FILE=logs/output_0003.ppm"});
+    EXPECT_EQ(plain.finish(10).exit_code, 0);
+    EXPECT_EQ(fs::file_size(dir / "logs" / "output_0003.ppm"), 6u);
+    fs::remove_all(dir);
+}
+
 TEST(GatedRun, WithoutTheGateLibraryOrAGateToMeetTheProgramJustRuns) {
     GatedRun plain({GATE_PROBE_EXE}, "", "");
     EXPECT_FALSE(plain.reached_gate(10));

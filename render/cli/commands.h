@@ -139,6 +139,7 @@ struct GradeArgs {
     std::string ref_times_path;   ///< --ref-times FILE: T_ref per scene as measured before (--measure-reference's JSON)
     bool measure_reference = false;  ///< --measure-reference: only time the reference on the 8 scenes
     bool fresh_reference = false;    ///< --fresh-reference: time the reference even when T_ref is cached
+    std::string scenes;              ///< --scenes LIST: grade only these scored scenes ("" = all 8)
     // ---- a whole class (render/cli/class_command.cpp) ----
     std::string class_dir;         ///< --class DIR: one entry (folder or archive) per student
     std::string out_dir;           ///< --out RESULTS: results, unpacked archives, the report

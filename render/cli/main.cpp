@@ -181,6 +181,8 @@ void add_grade_command(CLI::App& app, CommandLine& c) {
                                                         "DIR/render_ref when it runs here, else this project's tiled kernel)");
     c.grade_cmd->add_option("--seed", g.seed, "Seed of the correctness seeds (default: random, as the course)");
     c.grade_cmd->add_option("--json", g.json_path, "Write the grade as JSON (- for standard output)");
+    c.grade_cmd->add_option("--scenes", g.scenes, "Grade only these of the 8 scored scenes, e.g. rgb,pattern (checked "
+                                                  "and timed as in a whole grade; no other checks; default: all 8)");
     c.grade_cmd->add_option("--student-timeout", g.student_timeout, "Seconds a call of your renderer may take (default 30)");
     c.grade_cmd->add_option("--student-memory", g.student_memory, "Your renderer's device-memory budget in GiB (default 16)");
     c.grade_cmd->add_option("--class", g.class_dir, "Grade a whole class: one folder or archive (asst3.tar.gz, .zip) a "

@@ -58,6 +58,7 @@ void print_folder(const student::BuildResult& b) {
                     "would stop here)\n", spelling.c_str(), file.c_str());
     print_names("CRLF line endings, compiled as LF (the same lines):", b.crlf);
     print_names("your Makefile's nvcc flags, passed on:", f.nvcc_flags);
+    std::printf("  timing:   %s\n", student::benchmark_timing_text(f.benchmark).c_str());
     for (const auto& n : f.notes) std::printf("  note: %s\n", n.c_str());
 }
 

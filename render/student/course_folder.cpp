@@ -199,7 +199,42 @@ CourseFolder read_course_folder(const std::string& dir_text) {
     if (access((fs::path(f.dir) / "snow.par").c_str(), R_OK) == 0) f.snow_par = f.dir + "/snow.par";
     for (const char* ref : {"render_ref", "render_ref_x86"})
         if (access((fs::path(f.dir) / ref).c_str(), X_OK) == 0) f.reference_binaries.push_back(f.dir + "/" + ref);
+    for (const auto& r : f.replaced)  // the benchmark the course's binary of this folder is built with
+        if (r.name == "benchmark.cu" || r.name == "benchmark.cpp") {
+            f.benchmark.file = r.name;
+            f.benchmark.syncs = benchmark_synchronizes(read_file_bytes((fs::path(f.dir) / r.name).string()));
+        }
     return f;
+}
+
+std::string benchmark_timing_text(const BenchmarkTiming& t) {
+    if (t.file.empty())
+        return "no benchmark in your folder: render grade times your calls as the newest course does, each followed "
+               "by cudaDeviceSynchronize()";
+    if (t.syncs) return "your " + t.file + " follows each call with cudaDeviceSynchronize(): render grade times your calls so";
+    return "your " + t.file + " reads the clock as each call returns (no cudaDeviceSynchronize(), as the course's benchmark "
+           "of 2019-2022): render grade times your calls so, as the course's binary of your folder does, so T is the "
+           "time to launch your work unless your calls wait for the GPU themselves";
+}
+
+bool benchmark_synchronizes(const std::string& source) {
+    std::string code;  // the source without its comments and string literals
+    for (size_t i = 0; i < source.size(); ++i) {
+        if (source.compare(i, 2, "//") == 0) {
+            i = source.find('\n', i);
+            if (i == std::string::npos) break;
+        } else if (source.compare(i, 2, "/*") == 0) {
+            i = source.find("*/", i + 2);
+            if (i == std::string::npos) break;
+            ++i;
+        } else if (source[i] == '"') {
+            for (++i; i < source.size() && source[i] != '"'; ++i)
+                if (source[i] == '\\') ++i;
+        } else {
+            code += source[i];
+        }
+    }
+    return code.find("cudaDeviceSynchronize") != std::string::npos || code.find("cudaThreadSynchronize") != std::string::npos;
 }
 
 bool is_header_name(const std::string& name) {

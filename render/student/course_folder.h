@@ -45,6 +45,28 @@ struct Replaced {
     std::string name, why;
 };
 
+/// How the folder's own benchmark (the course's `-b`: benchmark.cu, or an
+/// older year's benchmark.cpp) times the student's calls: the course's
+/// binary of this folder measures T that way.
+struct BenchmarkTiming {
+    /// Each call is followed by cudaDeviceSynchronize() before the clock is
+    /// read (benchmark.cu from 2023 on, and the newest course's). False for
+    /// the 2019-2022 benchmark.cpp, which reads the clock right after each
+    /// call returns: T is then the time to launch the work, unless the
+    /// student's calls wait for the GPU themselves.
+    bool syncs = true;
+    std::string file;  ///< the benchmark read ("" = none in the folder: the newest course's)
+};
+
+/// True when `source` (a benchmark's text) calls cudaDeviceSynchronize or
+/// cudaThreadSynchronize outside comments. Pure.
+bool benchmark_synchronizes(const std::string& source);
+
+/// One sentence on how `render grade` times the student's calls after `t`,
+/// e.g. "your benchmark.cpp reads the clock as each call returns (no
+/// cudaDeviceSynchronize(), as the course's benchmark of 2019-2022): ...".
+std::string benchmark_timing_text(const BenchmarkTiming& t);
+
 /// The folder, as read_course_folder found it. Names are relative to `dir`.
 struct CourseFolder {
     std::string dir;             ///< absolute, normalized
@@ -63,6 +85,7 @@ struct CourseFolder {
     std::vector<FolderText> texts;        ///< compiled + headers, their bytes as read
     std::string snow_par;                 ///< DIR/snow.par when readable, else ""
     std::vector<std::string> reference_binaries;  ///< DIR/render_ref, DIR/render_ref_x86 when executable
+    BenchmarkTiming benchmark;  ///< how the folder's own benchmark times a call
 
     /// The student's files used (compiled, then headers), sorted.
     std::vector<std::string> used() const;

@@ -272,7 +272,8 @@ CapturedRun finish_captured(ChildProcess& p, double timeout_s) {
     return run;
 }
 
-ProcessOptions gated_options(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate) {
+ProcessOptions gated_options(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate,
+                             const std::vector<std::string>& gate_env) {
     ProcessOptions o;
     o.argv = argv;
     o.cwd = cwd;
@@ -281,6 +282,7 @@ ProcessOptions gated_options(const std::vector<std::string>& argv, const std::st
     if (!gate.empty()) {
         const char* preload = std::getenv("LD_PRELOAD");
         o.env = {"LD_PRELOAD=" + gate + (preload && *preload ? std::string(":") + preload : ""), "CR_CUDA_GATE=1"};
+        o.env.insert(o.env.end(), gate_env.begin(), gate_env.end());
     }
     return o;
 }
@@ -298,8 +300,9 @@ CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s,
     return finish_captured(p, timeout_s);
 }
 
-GatedRun::GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library)
-    : process_(gated_options(argv, cwd, gate_library)), asked_(gate_library.empty()) {}
+GatedRun::GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library,
+                   const std::vector<std::string>& gate_env)
+    : process_(gated_options(argv, cwd, gate_library, gate_env)), asked_(gate_library.empty()) {}
 
 bool GatedRun::reached_gate(double timeout_s) {
     if (!asked_) {

@@ -95,8 +95,11 @@ CapturedRun run_captured(const std::vector<std::string>& argv, double timeout_s,
 /// then says no); so is every program when `gate_library` is "".
 class GatedRun {
 public:
-    /// Starts `argv` in `cwd`. Throws ProcessError when it cannot be spawned.
-    GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library);
+    /// Starts `argv` in `cwd`; `gate_env`: variables ("NAME=VALUE") for the
+    /// gate library, set only when there is one (CR_SKIP_FILE, cuda_gate.c).
+    /// Throws ProcessError when it cannot be spawned.
+    GatedRun(const std::vector<std::string>& argv, const std::string& cwd, const std::string& gate_library,
+             const std::vector<std::string>& gate_env = {});
     /// Waits (at most timeout_s) until the program waits at the gate: true;
     /// false when it exited, or ran on, without reaching it.
     bool reached_gate(double timeout_s);

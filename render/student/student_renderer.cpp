@@ -294,7 +294,7 @@ void StudentRenderer::render() { render_ms_ = call(Op::Render, Call::Render, fra
 
 std::optional<std::vector<StageTime>> StudentRenderer::course_frame(const std::string& ppm_path) {
     std::string times;  // "CLEAR ADVANCE RENDER" (ms)
-    call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path, 0, 0, &times);
+    call(Op::CourseFrame, Call::ClearImage, frame_, ppm_path, 0, options_.course_sync_each_call ? 0 : 1, &times);
     double t[3] = {0, 0, 0};
     if (std::sscanf(times.c_str(), "%lf %lf %lf", &t[0], &t[1], &t[2]) != 3)
         fail("the worker's frame reply has no times ('" + times + "')", Call::Render, frame_);
