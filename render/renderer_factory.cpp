@@ -1,8 +1,7 @@
 #include "render/renderer_factory.h"
 
-#include <cstdlib>
-
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "render/cpu/cpu_parallel.h"

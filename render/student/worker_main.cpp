@@ -179,7 +179,7 @@ private:
             send(Status::Failed, call, 0, "threw an exception that is not a std::exception");
             return false;
         }
-        if (sync && !synchronize(call, t0)) return false;
+        if (sync && !synchronize(call, t0)) return false;  // marks the call done
         ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         mark(Call::None);
         return true;
@@ -196,8 +196,8 @@ private:
             send(Status::Failed, call, 0, message);
             return false;
         }
+        mark(Call::None);
         if (err != 0) {
-            mark(Call::None);
             send(Status::CudaError, call, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(),
                  message, 0, 0, err);
             return false;
