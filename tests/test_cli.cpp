@@ -759,55 +759,65 @@ size_t lines_with(const std::string& text, const std::string& needle) {
 
 TEST_F(Cli, GradeRunsTheReferenceAndYoursAsItsPlanSaysAndKeepsTheReferencesRuns) {
     REQUIRE_NVCC();
-    // A stand-in for the course's render_ref that logs its runs and prints a
-    // Total as render_ref does. The host-only fixture takes about 6 ms on
-    // rgb and 10 ms on pattern: against rgb's 100 ms it is within 1.2 T_ref
-    // with room (9 points: one run each); against pattern's 3 ms it is
-    // between 1.2 and 12.5 T_ref (a faster run of either side could change
-    // the score: checker.py's 3 + 3).
+    // A stand-in for the course's render_ref (gate_probe --fake-ref): it
+    // loads the CUDA driver, so the grade's gate holds it and runs start
+    // ahead; once let on it logs its arguments (a run started ahead and
+    // killed at its gate logs nothing) and prints a Total as render_ref does.
+    // The host-only fixture takes about 6 ms on rgb and 10 ms on pattern:
+    // against rgb's 100 ms it is within 1.2 T_ref with room (9 points: one
+    // run each); against pattern's 3 ms it is between 1.2 and 12.5 T_ref (a
+    // faster run of either side could change the score: checker.py's 3 + 3).
     const std::string log = dir + "/ref_runs.log", fake = dir + "/render_ref";
-    std::ofstream(fake) << "#!/bin/sh\necho \"$*\" >> '" << log << "'\n"
-                        << "case \"$*\" in *pattern*) t=3.0;; *) t=100.0;; esac\necho \"Total:    $t ms\"\n";
+    std::ofstream(fake) << "#!/bin/sh\nexec '" << GATE_PROBE_EXE << "' --fake-ref \"$@\"\n";
     chmod(fake.c_str(), 0755);
     const std::string env = student_cache_env() + " CR_STUDENT_WITHOUT_GPU=1 CR_STUDENT_NO_CUDA_SYNC=1 CR_REFERENCE_CACHE='" +
-                            dir + "/times.json'";
-    const std::string grade = "grade --student '" + fixture_root() + "/host_c' --reference '" + fake +
-                              "' --scenes pattern,rgb --seed 7 --json '" + dir + "/g.json'";
-    CmdResult r = render_env(env, grade);
+                            dir + "/times.json' CR_FAKE_REF_LOG='" + log + "'";
+    const std::string totals = " CR_FAKE_REF_TOTALS=pattern=3.0,*=100";
+    const std::string grade = "grade --student '" + fixture_root() + "/host_c' --reference '" + fake + "' --seed 7 --json '" +
+                              dir + "/g.json' --scenes ";
+    CmdResult r = render_env(env + totals, grade + "pattern");
     ASSERT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "each run started ahead, held before its first CUDA call");
     nlohmann::json j = nlohmann::json::parse(slurp(dir + "/g.json"));
-    ASSERT_EQ(j["scenes"].size(), 2u);
-    const nlohmann::json& rgb = j["scenes"][0];  // the course's order, whatever --scenes says
-    const nlohmann::json& pattern = j["scenes"][1];
+    ASSERT_EQ(j["scenes"].size(), 1u);
+    const nlohmann::json pattern = j["scenes"][0];
+    EXPECT_EQ(pattern["scene"], "pattern");
+    EXPECT_EQ(pattern["ref_runs"], 3);
+    EXPECT_EQ(pattern["stu_runs"], 3);
+    EXPECT_EQ(pattern["ref_times"].size(), 3u);
+    EXPECT_EQ(pattern["stu_times"].size(), 3u);
+    EXPECT_EQ(j["max"], 9);
+    EXPECT_FALSE(j.contains("also_checked"));  // --scenes: no other checks
+    std::string runs = slurp(log);
+    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 1u) << runs;  // the probe
+    EXPECT_EQ(lines_with(runs, "-b 0:4 pattern -s 1024 -f logs/output"), 3u) << runs;
+    // Another scene: pattern's runs are kept and stay kept beside rgb's.
+    r = render_env(env + totals, grade + "rgb");
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    j = nlohmann::json::parse(slurp(dir + "/g.json"));
+    const nlohmann::json rgb = j["scenes"][0];
     EXPECT_EQ(rgb["scene"], "rgb");
     EXPECT_EQ(rgb["seed"], 7630);  // the seed a grade of all 8 with --seed 7 gives rgb
     EXPECT_EQ(rgb["ref_runs"], 1);
     EXPECT_EQ(rgb["stu_runs"], 1);
     EXPECT_EQ(rgb["ref_time"], 100.0);
     EXPECT_EQ(rgb["score"], 9);
-    EXPECT_EQ(pattern["ref_runs"], 3);
-    EXPECT_EQ(pattern["stu_runs"], 3);
-    EXPECT_EQ(pattern["ref_times"].size(), 3u);
-    EXPECT_EQ(pattern["stu_times"].size(), 3u);
-    EXPECT_EQ(j["total"], 9 + pattern["score"].get<int>());
-    EXPECT_EQ(j["max"], 18);
-    EXPECT_FALSE(j.contains("also_checked"));  // --scenes: no other checks
     EXPECT_CONTAINS(r.out, "rgb: T from 1 run, T_ref from 1: within 1.2 x T_ref with 2% to spare, so 9 points");
-    std::string runs = slurp(log);
-    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 1u) << runs;  // the probe
+    runs = slurp(log);  // rgb's second run, started ahead, was killed at its gate
     EXPECT_EQ(lines_with(runs, "-b 0:4 rgb -s 1024 -f logs/output"), 1u) << runs;
-    EXPECT_EQ(lines_with(runs, "-b 0:4 pattern -s 1024 -f logs/output"), 3u) << runs;
-    // The next grade takes the kept runs: the reference is only probed.
-    r = render_env(env, grade);
+    // The next grade of both takes the kept runs: the reference is only probed.
+    r = render_env(env + totals, grade + "pattern,rgb");
     ASSERT_EQ(r.code, 0) << r.out << r.err;
     j = nlohmann::json::parse(slurp(dir + "/g.json"));
     EXPECT_EQ(j["ref_cached"], true);
+    EXPECT_EQ(j["scenes"][0]["scene"], "rgb");  // the course's order, whatever --scenes says
     EXPECT_EQ(j["scenes"][0]["ref_runs"], 1);
     EXPECT_EQ(j["scenes"][1]["ref_runs"], 3);
     EXPECT_EQ(j["scenes"][1]["ref_times"].size(), 0u);  // none run in this grade
+    EXPECT_EQ(j["max"], 18);
     runs = slurp(log);
     EXPECT_EQ(lines_with(runs, "-b 0:4"), 4u) << runs;
-    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 2u) << runs;
+    EXPECT_EQ(lines_with(runs, "-b 0:1 rgb -s 64"), 3u) << runs;
     r = render("grade --student /tmp --scenes rgb,snow");
     EXPECT_EQ(r.code, 2);
     EXPECT_CONTAINS(r.err, "--scenes: 'snow' is not one of the course's 8 scored scenes (rgb, rand10k, rand100k");

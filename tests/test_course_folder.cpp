@@ -245,6 +245,8 @@ TEST(CourseFolder, TheFoldersOwnBenchmarkSaysHowItsCallsAreTimed) {
     EXPECT_FALSE(benchmark_synchronizes("/* cudaDeviceSynchronize(); */ r->render();"));
     EXPECT_FALSE(benchmark_synchronizes("printf(\"no cudaDeviceSynchronize \\\" here\");"));
     EXPECT_TRUE(benchmark_synchronizes("printf(\"a \\\" quote\"); cudaDeviceSynchronize();"));
+    EXPECT_TRUE(benchmark_synchronizes("char q = '\"'; cudaDeviceSynchronize();"));  // a quote in a character literal
+    EXPECT_TRUE(benchmark_synchronizes("puts(\"// not a comment\"); cudaDeviceSynchronize();"));
 }
 
 TEST(CourseFolder, WithoutAMakefileTodaysRuleHolds) {
@@ -365,14 +367,32 @@ TEST_F(HostOnlyLayouts, ACourseFrameTimedWithoutSynchronizingDrawsTheSameFrames)
     StudentOptions so;  // as for a layout-A folder: the clock read as each call returns
     so.library = build_student(fixture_build(fixture("host_a"))).library;
     so.course_sync_each_call = false;
-    StudentRenderer r(so);
     const Scene s = make_scene("rand10k", 7);
-    const FrameTimes t = run_course_process(r, s, 100, 60, FrameRange{0, 3}, "");
-    EXPECT_EQ(t.counted, 3);
-    EXPECT_GT(t.render_ms, 0.0);  // the host-only renderer draws inside render(): it is timed
-    auto ref = make_renderer("cpuref");
-    const CompareStats st = compare_images(r.image(), render_last_frame(*ref, s, 100, 60, 3));
-    EXPECT_EQ(st.max_abs_error, 0.0) << describe(st);
+    // the worker says in its log where it would synchronize (CR_STUDENT_NO_CUDA_SYNC): once after each frame
+    const auto sync_lines = [](const std::string& log, const std::string& after) {
+        std::ifstream in(log);
+        int n = 0;
+        for (std::string line; std::getline(in, line);)
+            n += line == "--- harness: no sync (test hook) after " + after;
+        return n;
+    };
+    {
+        StudentRenderer r(so);
+        const FrameTimes t = run_course_process(r, s, 100, 60, FrameRange{0, 3}, "");
+        EXPECT_EQ(t.counted, 3);
+        EXPECT_GT(t.render_ms, 0.0);  // the host-only renderer draws inside render(): it is timed
+        auto ref = make_renderer("cpuref");
+        const CompareStats st = compare_images(r.image(), render_last_frame(*ref, s, 100, 60, 3));
+        EXPECT_EQ(st.max_abs_error, 0.0) << describe(st);
+        EXPECT_EQ(sync_lines(r.log_path(), "the frame's calls (clearImage(), advanceAnimation(), render())"), 3);
+        EXPECT_EQ(sync_lines(r.log_path(), "render()"), 0);
+    }
+    so.course_sync_each_call = true;  // layouts B and C: after each call
+    StudentRenderer synced(so);
+    run_course_process(synced, s, 100, 60, FrameRange{0, 3}, "");
+    EXPECT_EQ(sync_lines(synced.log_path(), "render()"), 3);
+    EXPECT_EQ(sync_lines(synced.log_path(), "clearImage()"), 3);
+    EXPECT_EQ(sync_lines(synced.log_path(), "the frame's calls (clearImage(), advanceAnimation(), render())"), 0);
 }
 
 TEST_F(HostOnlyLayouts, TheWorkerWritesEachTimingRunsPpmFilesItselfAsTheCoursesBinaryDoes) {

@@ -25,11 +25,40 @@ std::string lower(std::string s) {
     return s;
 }
 
-/// The text without // and /* */ comments (string literals are not special:
-/// enough for reading declarations).
-std::string without_comments(const std::string& s) {
-    static const std::regex block(R"(/\*[\s\S]*?\*/)"), line(R"(//[^\n]*)");
-    return std::regex_replace(std::regex_replace(s, block, " "), line, " ");
+/// The C++ text `s` with each // and /* */ comment replaced by a space; a
+/// comment marker inside a string or character literal is not one. With
+/// `blank_literals`, the literals' contents go too (their quotes stay), so
+/// a name in a message is not taken for code.
+std::string without_comments(const std::string& s, bool blank_literals = false) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s.compare(i, 2, "//") == 0) {
+            i = s.find('\n', i);
+            out += ' ';
+            if (i == std::string::npos) break;
+            out += '\n';
+        } else if (s.compare(i, 2, "/*") == 0) {
+            i = s.find("*/", i + 2);
+            out += ' ';
+            if (i == std::string::npos) break;
+            ++i;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            const char quote = s[i];
+            out += quote;
+            for (++i; i < s.size() && s[i] != quote && s[i] != '\n'; ++i) {
+                if (s[i] == '\\' && i + 1 < s.size()) {
+                    if (!blank_literals) out += s[i];
+                    ++i;
+                }
+                if (!blank_literals) out += s[i];
+            }
+            if (i < s.size()) out += s[i];
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
 }
 
 /// The host programs the harness replaces, with why.
@@ -218,22 +247,7 @@ std::string benchmark_timing_text(const BenchmarkTiming& t) {
 }
 
 bool benchmark_synchronizes(const std::string& source) {
-    std::string code;  // the source without its comments and string literals
-    for (size_t i = 0; i < source.size(); ++i) {
-        if (source.compare(i, 2, "//") == 0) {
-            i = source.find('\n', i);
-            if (i == std::string::npos) break;
-        } else if (source.compare(i, 2, "/*") == 0) {
-            i = source.find("*/", i + 2);
-            if (i == std::string::npos) break;
-            ++i;
-        } else if (source[i] == '"') {
-            for (++i; i < source.size() && source[i] != '"'; ++i)
-                if (source[i] == '\\') ++i;
-        } else {
-            code += source[i];
-        }
-    }
+    const std::string code = without_comments(source, /*blank_literals=*/true);
     return code.find("cudaDeviceSynchronize") != std::string::npos || code.find("cudaThreadSynchronize") != std::string::npos;
 }
 

@@ -58,6 +58,7 @@ const char* call_name(Call c) {
         case Call::Render: return "render()";
         case Call::GetImage: return "getImage()";
         case Call::Destructor: return "the CudaRenderer destructor";
+        case Call::Frame: return "the frame's calls (clearImage(), advanceAnimation(), render())";
         default: return "the worker";
     }
 }

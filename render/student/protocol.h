@@ -44,6 +44,7 @@ enum class Call : int32_t {
     Render,
     GetImage,
     Destructor,
+    Frame,  ///< a frame's three calls, synchronized after them (a course frame timed without synchronizing)
 };
 
 /// "render()", "the CudaRenderer constructor", ...

@@ -190,6 +190,7 @@ private:
     bool synchronize(Call call, std::chrono::steady_clock::time_point t0) {
         mark(call);
         char message[512] = {0};
+        if (no_sync_) std::fprintf(stderr, "--- harness: no sync (test hook) after %s\n", call_name(call));
         const int err = no_sync_ ? 0 : entry_.sync(message, sizeof message);
         if (entry_.refused && entry_.refused(message, sizeof message)) {  // past the budget: the report says so
             mark(Call::None);
@@ -277,7 +278,7 @@ private:
             !run_call(Call::AdvanceAnimation, [this] { entry_.advance(renderer_); }, ms[1], sync_each_call) ||
             !run_call(Call::Render, [this] { entry_.render(renderer_); }, ms[2], sync_each_call))
             return;  // run_call replied
-        if (!sync_each_call && !synchronize(Call::Render, std::chrono::steady_clock::now())) return;
+        if (!sync_each_call && !synchronize(Call::Frame, std::chrono::steady_clock::now())) return;
         if (!ppm_path.empty()) {
             int w = 0, h = 0, missing = 0;
             const float* data = nullptr;
