@@ -34,13 +34,12 @@ bool reference_settled(bool correct, double best_t_ms, double best_t_ref_ms) {
 }
 
 NextRun next_timing_run(const SceneRuns& r) {
-    constexpr int kRuns = 3;  // checker.py's runs of each program
     if (!r.ref_given && r.ref_runs == 0) return NextRun::Reference;
     if (r.stu_runs == 0) return NextRun::Student;
     if (!r.t_ms || !r.t_ref_ms) return NextRun::Done;  // a run gave no time: nothing more to learn
-    const bool ref_done = r.ref_given || r.ref_runs >= kRuns || reference_settled(r.correct, *r.t_ms, *r.t_ref_ms);
+    const bool ref_done = r.ref_given || r.ref_runs >= kCourseTimingRuns || reference_settled(r.correct, *r.t_ms, *r.t_ref_ms);
     if (!ref_done) return NextRun::Reference;
-    if (r.stu_runs < kRuns && !timing_settled(r.correct, *r.t_ms, r.t_ref_ms)) return NextRun::Student;
+    if (r.stu_runs < kCourseTimingRuns && !timing_settled(r.correct, *r.t_ms, r.t_ref_ms)) return NextRun::Student;
     return NextRun::Done;
 }
 

@@ -15,6 +15,10 @@ const std::vector<std::string>& course_scored_scenes();
 /// Points a scene can give.
 constexpr int kCourseSceneMax = 9;
 
+/// Timing runs checker.py makes of each program on a scene (T and T_ref are
+/// the minimum of each's).
+constexpr int kCourseTimingRuns = 3;
+
 /// The course's score for one scene: 0 when incorrect; 9 when t <= 1.2 t_ref;
 /// 2 when t > 10 t_ref; otherwise 2 + ceil(7 t_ref / t). Times in ms (any
 /// unit, the same for both); t_ref > 0.
@@ -70,9 +74,9 @@ enum class NextRun { Reference, Student, Done };
 
 /// The next timing run of a scene, from the runs made so far: one run of the
 /// reference, then one of the student's renderer; then the reference's
-/// other runs (up to 3, as checker.py makes) unless reference_settled says
-/// they cannot change the score; then the student's (up to 3) unless
-/// timing_settled says so. So a scene whose score is decided early costs
+/// other runs (up to kCourseTimingRuns, as checker.py makes) unless
+/// reference_settled says they cannot change the score; then the student's
+/// (up to kCourseTimingRuns) unless timing_settled says so. So a scene whose score is decided early costs
 /// two runs, not six, and one that is not gets the course's 3 + 3.
 NextRun next_timing_run(const SceneRuns& r);
 

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <fstream>
 #include <future>
 #include <map>
@@ -46,7 +45,6 @@ namespace cr {
 
 namespace {
 
-constexpr int kTimingRuns = 3;
 const FrameRange kCourseFrames{0, 4};
 
 /// One scored scene's grade.
@@ -319,7 +317,7 @@ public:
 
     /// T_ref alone, as checker.py measures it: the minimum of 3 runs.
     void measure_reference(const std::string& upcoming) {
-        while (!runs_.ref_given && runs_.ref_runs < 3 && reference_once(upcoming)) {}
+        while (!runs_.ref_given && runs_.ref_runs < kCourseTimingRuns && reference_once(upcoming)) {}
         publish();
     }
 
@@ -337,7 +335,7 @@ private:
         if (ref_.runs && !fell_back_) {
             std::string error;
             // this scene's next run, unless this is its last, and the next scene's first
-            const std::vector<std::string> next = {runs_.ref_runs + 1 < 3 ? g_.scene : "", upcoming};
+            const std::vector<std::string> next = {runs_.ref_runs + 1 < kCourseTimingRuns ? g_.scene : "", upcoming};
             t = reference_run(*ref_.runs, g_.scene, next, error);
             if (!t) return fall_back(error);
         } else {
@@ -397,7 +395,8 @@ std::string next_reference_scene(const std::vector<SceneGrade>& grades, const Re
     if (!ref.runs) return "";
     for (size_t k = i + 1; k < grades.size(); ++k) {
         const auto kept = ref.kept.find(grades[k].scene);
-        if (!ref.given.count(grades[k].scene) && (kept == ref.kept.end() || kept->second.runs < 3)) return grades[k].scene;
+        const bool all_kept = kept != ref.kept.end() && kept->second.runs >= kCourseTimingRuns;
+        if (!ref.given.count(grades[k].scene) && !all_kept) return grades[k].scene;
     }
     return "";
 }
@@ -534,7 +533,7 @@ void print_grade_table(const std::vector<SceneGrade>& grades, const Reference& r
 std::string settled_note(const SceneGrade& g) {
     char runs[96];
     const auto plural = [](int n) { return n == 1 ? "" : "s"; };
-    const bool ref_short = g.ref_runs > 0 && g.ref_runs < kTimingRuns;
+    const bool ref_short = g.ref_runs > 0 && g.ref_runs < kCourseTimingRuns;
     if (ref_short)
         std::snprintf(runs, sizeof runs, "T from %d run%s, T_ref from %d", g.t_runs, plural(g.t_runs), g.ref_runs);
     else
@@ -560,7 +559,7 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
         if (!g.check.warning.empty()) std::printf("%s: warning: %s\n", g.scene.c_str(), g.check.warning.c_str());
         if (!g.t_error.empty()) std::printf("%s: no time: %s\n", g.scene.c_str(), g.t_error.c_str());
         if (!g.ref_note.empty()) std::printf("%s: T_ref*: %s\n", g.scene.c_str(), g.ref_note.c_str());
-        if (g.t_ms && (g.t_runs < kTimingRuns || (g.ref_runs > 0 && g.ref_runs < kTimingRuns)))
+        if (g.t_ms && (g.t_runs < kCourseTimingRuns || (g.ref_runs > 0 && g.ref_runs < kCourseTimingRuns)))
             std::printf("%s\n", settled_note(g).c_str());
     }
     bool beyond = false;
