@@ -311,21 +311,31 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
 }
 
 void Viewer::print_progress(const std::array<double, kLoopPhases>& phases, Clock::time_point now) {
-    if (opt_.student.empty() || opt_.frames <= 0) return;
+    if (opt_.frames <= 0) return;  // automated runs only: a run stopped from outside still says which phase waits
     if (progress_from_ == Clock::time_point{}) progress_from_ = now;
     ++progress_frames_;
-    for (size_t i = 0; i < phases.size(); ++i) progress_phase_ms_[i] += phases[i];
+    double frame_ms = 0;
+    for (size_t i = 0; i < phases.size(); ++i) {
+        progress_phase_ms_[i] += phases[i];
+        frame_ms += phases[i];
+    }
+    progress_longest_ms_ = std::max(progress_longest_ms_, frame_ms);
     const double s = seconds_between(progress_from_, now);
     if (s < kProgressSeconds) return;
     const int student = bench_.lane().frames_rendered();
-    std::printf("window: progress: %.1f frames/s, student %.1f frames/s over the last %.1f s; mean ms per frame: %s\n",
-                progress_frames_ / s, (student - progress_student_frames_) / s, s,
-                phase_list(progress_phase_ms_.data(), kLoopPhases, progress_frames_, 2, "").c_str());
+    char rates[96];
+    if (opt_.student.empty()) std::snprintf(rates, sizeof rates, "%.1f frames/s", progress_frames_ / s);
+    else
+        std::snprintf(rates, sizeof rates, "%.1f frames/s, student %.1f frames/s", progress_frames_ / s,
+                      (student - progress_student_frames_) / s);
+    std::printf("window: progress: %s over the last %.1f s; mean ms per frame: %s; longest %.1f ms\n", rates, s,
+                phase_list(progress_phase_ms_.data(), kLoopPhases, progress_frames_, 2, "").c_str(), progress_longest_ms_);
     std::fflush(stdout);
     progress_from_ = now;
     progress_frames_ = 0;
     progress_student_frames_ = student;
     progress_phase_ms_ = {};
+    progress_longest_ms_ = 0;
 }
 
 void Viewer::note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks) {

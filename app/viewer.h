@@ -61,7 +61,7 @@ struct Overlays {
     TileSource tile_source = TileSource::Renderer;  ///< what tile_tex counts
 };
 
-/// Seconds between two "window: progress:" lines of an automated workbench run.
+/// Seconds between two "window: progress:" lines of an automated run (--frames).
 constexpr double kProgressSeconds = 5.0;
 
 /// See the file comment.
@@ -163,6 +163,7 @@ private:
     Clock::time_point progress_from_{};
     int progress_frames_ = 0, progress_student_frames_ = 0;
     std::array<double, kLoopPhases> progress_phase_ms_{};
+    double progress_longest_ms_ = 0;  ///< the longest frame of the progress line's interval
     bool dragging_ = false;         ///< a left-button press started on the image
     bool initial_zoom_ = false;     ///< --zoom still to apply
 };

@@ -407,20 +407,20 @@ int blocks_for(int64_t n, int threads) {
 
 }  // namespace
 
-void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
-                     int split_coarse, unsigned int* keys, int* values, bool per_thread, cudaStream_t s) {
-    if (end <= begin) return;
-    if (split_coarse != 0 && (split_coarse * split_coarse > 32 - kSplitMaskShift || g.tile_count() > int(kSplitBinIds)))
+void launch_bin_fill(const FillLaunch& l, cudaStream_t s) {
+    if (l.end <= l.begin) return;
+    if (l.split_coarse != 0 &&
+        (l.split_coarse * l.split_coarse > 32 - kSplitMaskShift || l.g.tile_count() > int(kSplitBinIds)))
         throw std::invalid_argument("launch_bin_fill: split masks need bins of 2x2 or 4x4 tiles and at most 65535 bins (kSplitBinIds)");
-    if (per_thread) {
-        bin_fill_per_thread_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit,
-                                                                                split_coarse, keys, values);
+    const int blocks = blocks_for(l.end - l.begin, 256);
+    if (l.per_thread) {
+        bin_fill_per_thread_kernel<<<blocks, 256, 0, s>>>(l.c, l.begin, l.end, l.g, l.offsets, l.base, l.limit,
+                                                          l.split_coarse, l.keys, l.values);
         check_launch("bin_fill_per_thread_kernel");
         return;
     }
-    bin_fill_kernel<<<blocks_for(end - begin, 256), 256, 0, s>>>(c, begin, end, g, offsets, base, limit, split_coarse,
-                                                                 keys, values);
+    bin_fill_kernel<<<blocks, 256, 0, s>>>(l.c, l.begin, l.end, l.g, l.offsets, l.base, l.limit, l.split_coarse, l.keys,
+                                           l.values);
     check_launch("bin_fill_kernel");
 }
 

@@ -442,17 +442,15 @@ void launch_count_total(const CountChunks& k, const unsigned long long* chunk_en
     check_launch("count_total_kernel");
 }
 
-void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
-                      const unsigned int* tile_totals, const unsigned long long* chunk_entries,
-                      unsigned long long capacity, int* list, uint2* pairs, unsigned int* tile_start,
-                      unsigned int* tile_end, unsigned long long* total, cudaStream_t s) {
-    if (g.tile_count() > k.tiles) throw std::invalid_argument("bin.place: a grid of more tiles than count_chunks took");
-    if ((k.split_shift > 0) != (pairs != nullptr) || (k.split_shift == 0 && list == nullptr))
+void launch_bin_place(const PlaceLaunch& l, cudaStream_t s) {
+    const CountChunks& k = l.k;
+    if (l.g.tile_count() > k.tiles) throw std::invalid_argument("bin.place: a grid of more tiles than count_chunks took");
+    if ((k.split_shift > 0) != (l.pairs != nullptr) || (k.split_shift == 0 && l.list == nullptr))
         throw std::invalid_argument("bin.place: bins to split take `pairs`, single tiles `list`");
-    const size_t shared = place_shared_bytes(g.tile_count());
-    bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(count, ranges, g, k.split_shift, k.per_chunk, prefix,
-                                                         tile_totals, chunk_entries, capacity, list, pairs,
-                                                         tile_start, tile_end, total);
+    const size_t shared = place_shared_bytes(l.g.tile_count());
+    bin_place_kernel<<<k.chunks, kThreads, shared, s>>>(l.count, l.ranges, l.g, k.split_shift, k.per_chunk, l.prefix,
+                                                         l.tile_totals, l.chunk_entries, l.capacity, l.list, l.pairs,
+                                                         l.tile_start, l.tile_end, l.total);
     check_launch("bin_place_kernel");
 }
 

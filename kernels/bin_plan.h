@@ -76,8 +76,9 @@ inline std::string planned_path(const BinPlan& plan) { return describe_path(plan
 /// A batch of circles [begin, end) whose pairs sit at [base, base + pairs)
 /// of the full frame's scanned offsets. A speculative batch (all circles,
 /// base 0) has room for `pairs` pairs while the frame's true total is known
-/// only on the device (BinBuffers::total; kernels/bin.cu, "Speculative
-/// capacity"); `tail_hint` is how many slots it expects to leave unused.
+/// only on the device (SortedStages::total, kernels/binning.h;
+/// kernels/bin.cu, "Speculative capacity"); `tail_hint` is how many slots
+/// it expects to leave unused.
 struct PairBatch {
     int64_t begin, end;
     unsigned long long base, pairs;

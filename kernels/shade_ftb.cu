@@ -215,30 +215,27 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 
+template <bool SNOW, int FLAGS>
+void launch_ftb_kernel(const FtbLaunch& l, cudaStream_t s) {
+    shade_ftb_kernel<SNOW, FLAGS><<<l.g.tile_count(), kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.acc, l.first,
+                                                                        l.last, l.from_background);
+}
+
 template <bool SNOW>
-void launch_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first, bool last,
-                bool from_background, int cull, cudaStream_t s) {
-    const int blocks = g.tile_count();
-    if (cull & kStripMask)
-        shade_ftb_kernel<SNOW, kSplitList | kStripMask><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
-                                                                                 from_background);
-    else if (cull & kRowCull)
-        shade_ftb_kernel<SNOW, kSplitList | kRowCull><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
-                                                                               from_background);
-    else
-        shade_ftb_kernel<SNOW, kSplitList><<<blocks, kThreads, 0, s>>>(c, lists, g, image, acc, first, last,
-                                                                    from_background);
+void launch_ftb(const FtbLaunch& l, cudaStream_t s) {
+    if (l.cull & kStripMask) launch_ftb_kernel<SNOW, kSplitList | kStripMask>(l, s);
+    else if (l.cull & kRowCull) launch_ftb_kernel<SNOW, kSplitList | kRowCull>(l, s);
+    else launch_ftb_kernel<SNOW, kSplitList>(l, s);
 }
 
 }  // namespace
 
-void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, int cull, cudaStream_t s) {
-    if (from_background && !(first && last))
+void launch_shade_ftb(const FtbLaunch& l, cudaStream_t s) {
+    if (l.from_background && !(l.first && l.last))
         throw std::invalid_argument("launch_shade_ftb: from_background needs a single launch (first and last)");
-    if (g.tile != kTile) throw std::invalid_argument("the ftb kernel works on 16x16 tiles only (CR_CUDA_OPTIONS tile=16)");
-    if (c.shade == ShadeMode::Snow) launch_ftb<true>(c, lists, g, image, acc, first, last, from_background, cull, s);
-    else launch_ftb<false>(c, lists, g, image, acc, first, last, from_background, cull, s);
+    if (l.g.tile != kTile) throw std::invalid_argument("the ftb kernel works on 16x16 tiles only (CR_CUDA_OPTIONS tile=16)");
+    if (l.c.shade == ShadeMode::Snow) launch_ftb<true>(l, s);
+    else launch_ftb<false>(l, s);
     check_launch("shade_ftb_kernel");
 }
 

@@ -86,18 +86,30 @@ __device__ __forceinline__ TileRange unpack_range(uint2 p) {
     return TileRange{int(p.x & 0xffffu), int(p.x >> 16), int(p.y & 0xffffu), int(p.y >> 16)};
 }
 
-/// Stage "bin.fill": writes (bin id, circle index) pairs of circles
-/// [begin, end) at positions offsets[i] - base (offsets indexed by circle),
-/// only those below `limit` (the pair buffers' capacity). The bins are the
-/// tiles of `g`. `split_coarse` (2 or 4; 0 = none): bin.split will split
-/// these bins of split_coarse x split_coarse tiles, so each key also gets
-/// the mask of the bin's tiles the circle's box overlaps (kSplitMaskShift;
-/// std::invalid_argument past kSplitBinIds bins).
-/// `per_thread` selects the earlier one-thread-per-circle fill (each lane
-/// writes its own circle's pairs: uncoalesced stores), kept for teaching.
-void launch_bin_fill(const DeviceCircles& c, int64_t begin, int64_t end, TileGrid g,
-                     const unsigned long long* offsets, unsigned long long base, unsigned long long limit,
-                     int split_coarse, unsigned int* keys, int* values, bool per_thread, cudaStream_t s);
+/// One launch of stage "bin.fill": writes (bin id, circle index) pairs of
+/// circles [begin, end) at positions offsets[i] - base (offsets indexed by
+/// circle), only those below `limit` (the pair buffers' capacity). The bins
+/// are the tiles of `g`. `split_coarse` (2 or 4; 0 = none): bin.split will
+/// split these bins of split_coarse x split_coarse tiles, so each key also
+/// gets the mask of the bin's tiles the circle's box overlaps
+/// (kSplitMaskShift). `per_thread` selects the earlier
+/// one-thread-per-circle fill (each lane writes its own circle's pairs:
+/// uncoalesced stores), kept for teaching.
+struct FillLaunch {
+    DeviceCircles c;
+    int64_t begin = 0, end = 0;
+    TileGrid g{};
+    const unsigned long long* offsets = nullptr;
+    unsigned long long base = 0, limit = 0;
+    int split_coarse = 0;
+    unsigned int* keys = nullptr;
+    int* values = nullptr;
+    bool per_thread = false;
+};
+
+/// Stage "bin.fill" of `l`; std::invalid_argument for split masks on other
+/// bins than 2x2 or 4x4 tiles, or past kSplitBinIds bins.
+void launch_bin_fill(const FillLaunch& l, cudaStream_t s);
 /// Part of stage "bin.fill" for speculative batches: writes the largest key
 /// and circle 0 into pair slots [*total, capacity) of keys/values (`total`
 /// on the device; `tail_hint`, the expected number of such slots, only sizes
@@ -177,11 +189,24 @@ void launch_count_total(const CountChunks& k, const unsigned long long* chunk_en
 /// 0, `ranges` are fine ranges and the tiles of `g` their bins, and entries
 /// go to `pairs` (x: the circle, y: bin.split's mask of the bin's tiles the
 /// circle overlaps, bit j for tile j row-major) instead of `list`; else
-/// `pairs` must be null (std::invalid_argument).
-void launch_bin_place(int64_t count, const uint2* ranges, const TileGrid& g, const CountChunks& k, const unsigned int* prefix,
-                      const unsigned int* tile_totals, const unsigned long long* chunk_entries,
-                      unsigned long long capacity, int* list, uint2* pairs, unsigned int* tile_start,
-                      unsigned int* tile_end, unsigned long long* total, cudaStream_t s);
+/// `pairs` must be null (std::invalid_argument). The fields of PlaceLaunch
+/// are these buffers (device pointers) and sizes.
+struct PlaceLaunch {
+    int64_t count = 0;
+    const uint2* ranges = nullptr;
+    TileGrid g{};
+    CountChunks k{};
+    const unsigned int* prefix = nullptr;
+    const unsigned int* tile_totals = nullptr;
+    const unsigned long long* chunk_entries = nullptr;
+    unsigned long long capacity = 0;
+    int* list = nullptr;
+    uint2* pairs = nullptr;
+    unsigned int* tile_start = nullptr;
+    unsigned int* tile_end = nullptr;
+    unsigned long long* total = nullptr;
+};
+void launch_bin_place(const PlaceLaunch& l, cudaStream_t s);
 
 /// Stage "bin.compact" (scenes with few circles x bins): one thread block
 /// per bin of `bins` writes the indices of the circles whose pixel box
@@ -291,8 +316,17 @@ int persistent_block_count(int tile, int rows, ShadeMode shade, int cull = 0);
 /// `cull`: kShadeRowCull (warps skip listed circles that cover none of
 /// their rows, CudaOptions::row_cull), kShadeStripMask (threads blend only
 /// the hits marked on their strip's mask, CudaOptions::strips) or 0.
-void launch_shade_ftb(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, float4* acc, bool first,
-                      bool last, bool from_background, int cull, cudaStream_t s);
+struct FtbLaunch {
+    DeviceCircles c;
+    TileLists lists{nullptr, nullptr, nullptr, 0};
+    TileGrid g{};
+    float4* image = nullptr;
+    float4* acc = nullptr;
+    bool first = true, last = true;
+    bool from_background = false;
+    int cull = 0;
+};
+void launch_shade_ftb(const FtbLaunch& l, cudaStream_t s);
 
 /// shade_naive.cu: one thread per pixel over all circles.
 void launch_shade_naive(const DeviceCircles& c, float4* image, int width, int height, cudaStream_t s);

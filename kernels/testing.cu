@@ -2,6 +2,7 @@
 
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
+#include "kernels/binning.h"
 #include "kernels/frame_state.h"
 #include "kernels/testing.h"
 
@@ -38,7 +39,7 @@ __global__ void block_scan_flags_test_kernel(const int* in, int* out, int* total
 
 namespace {
 
-/// The runs tile_start/tile_end of `grid` and the first `entries` of `list`, on the host.
+/// The runs start/end of `grid` and the first `entries` of `list`, on the host.
 BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& start,
                       const DeviceBuffer<unsigned int>& end, const int* list, uint64_t entries) {
     BinListing out{grid.tiles_x, grid.tiles_y, grid.tile, to_host(start, grid.tile_count()),
@@ -47,17 +48,28 @@ BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& st
     return out;
 }
 
-/// bin.split of the per-bin lists `per_bin_list` (bins of `g`, coarse x
-/// coarse tiles of `tiles`, `entries` entries) into per-tile lists, copied back.
-BinListing split_listing(BinBuffers& bins, const TileGrid& tiles, const TileGrid& g, const int* per_bin_list,
-                         int coarse, unsigned long long entries, int64_t count, DeviceMemoryTally* tally,
-                         cudaStream_t s) {
-    TileLists per_bin{per_bin_list, bins.tile_start.get(), bins.tile_end.get(), count};
-    per_bin.coarse = coarse;
-    per_bin.bins_x = g.tiles_x;
-    const TileLists per_tile = bins.split(tiles, per_bin, entries, tally, s, nullptr);
+/// A pair total on the device, read after the stream's work.
+unsigned long long total_on_host(const unsigned long long* total, cudaStream_t s) {
+    // The stream is non-blocking: cudaMemcpy on the default stream does not
+    // wait for it, so wait here (without this, a large scene's total was read
+    // before bin.scan had written it).
     CR_CUDA(cudaStreamSynchronize(s));
-    return listing_of(tiles, bins.split_start, bins.split_end, per_tile.list, entries * uint64_t(coarse) * coarse);
+    unsigned long long v = 0;
+    CR_CUDA(cudaMemcpy(&v, total, sizeof v, cudaMemcpyDeviceToHost));
+    return v;
+}
+
+/// bin.split (SplitStage, the renderer's own) of the per-bin lists `bins`
+/// (bins of `g`, coarse x coarse tiles of `tiles`, `entries` entries) into
+/// per-tile lists, copied back.
+BinListing split_listing(BinnedLists bins, const TileGrid& tiles, const TileGrid& g, int coarse,
+                         unsigned long long entries, const BinContext& ctx) {
+    bins.lists.coarse = coarse;
+    bins.lists.bins_x = g.tiles_x;
+    SplitStage split;
+    const TileLists per_tile = split.split(tiles, bins, entries, ctx);
+    CR_CUDA(cudaStreamSynchronize(ctx.stream));
+    return listing_of(tiles, split.tile_start(), split.tile_end(), per_tile.list, entries * uint64_t(coarse) * coarse);
 }
 
 }  // namespace
@@ -67,45 +79,44 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
+    const BinContext ctx{s, nullptr, &tally};
     CircleBuffers circles;
     circles.upload(scene, &tally, s);
     const TileGrid tiles = make_tile_grid(width, height, tile);
     const TileGrid g = make_tile_grid(width, height, tile * coarse);
-    BinBuffers bins;
-    bins.reserve_scene(circles.count, g.tile_count(), &tally, s);
     const DeviceCircles c = circles.view();
     launch_pack_geometry(c, s);
-    if (path == BinPath::Compact) {  // the renderer's own stage calls, as in render()
-        const int* lists = bins.compact(c, g, &tally, s, nullptr);
+    if (path == BinPath::Compact) {  // the renderer's own stage objects and calls
+        CompactStage stage;
+        stage.reserve(g.tile_count(), ctx);
+        const TileLists lists = stage.compact(c, g, ctx);
         CR_CUDA(cudaStreamSynchronize(s));
-        return listing_of(g, bins.tile_start, bins.tile_end, lists, uint64_t(g.tile_count()) * uint64_t(c.count));
+        return listing_of(g, stage.bin_start(), stage.bin_end(), lists.list,
+                          uint64_t(g.tile_count()) * uint64_t(c.count));
     }
     if (path == BinPath::Counted || path == BinPath::CountedSplit) {
         const bool split = path == BinPath::CountedSplit;
         if (split ? coarse != 2 && coarse != 4 : coarse != 1)
             throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (Counted, coarse 1) or "
                                         "bins of 2x2 or 4x4 tiles to split (CountedSplit)");
-        bins.reserve_counting(c.count, g.tile_count(), chunks_per_sm, coarse, &tally, s);
-        bins.count_tiles(c, g, true, s, nullptr);
+        CountingStages stages;
+        stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, ctx);
+        stages.count(c, g, true, ctx);
+        const unsigned long long entries = total_on_host(stages.total(), s);
+        const BinnedLists placed = stages.place(c, g, entries, ctx);
+        if (split) return split_listing(placed, tiles, g, coarse, entries, ctx);
         CR_CUDA(cudaStreamSynchronize(s));
-        const unsigned long long entries = to_host(bins.total, 1)[0];
-        const int* list = bins.place(c, g, entries, &tally, s, nullptr);
-        if (split) return split_listing(bins, tiles, g, list, coarse, entries, c.count, &tally, s);
-        CR_CUDA(cudaStreamSynchronize(s));
-        return listing_of(g, bins.tile_start, bins.tile_end, list, entries);
+        return listing_of(g, stages.bin_start(), stages.bin_end(), placed.lists.list, entries);
     }
-    bins.count_and_scan(c, g, s, nullptr);
-    // The stream is non-blocking: cudaMemcpy on the default stream does not
-    // wait for it, so wait here (without this, a large scene's total was read
-    // before bin.scan had written it).
-    CR_CUDA(cudaStreamSynchronize(s));
-    const unsigned long long pairs = to_host(bins.total, 1)[0];
+    SortedStages stages;
+    stages.reserve(c.count, g.tile_count(), ctx);
+    stages.scan(c, g, ctx);
+    const unsigned long long pairs = total_on_host(stages.total(), s);
     const int split = path == BinPath::SortedSplit ? coarse : 0;
-    const int* sorted = bins.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, split, &tally, s,
-                                              nullptr);
-    if (path == BinPath::SortedSplit) return split_listing(bins, tiles, g, sorted, coarse, pairs, c.count, &tally, s);
+    const BinnedLists sorted = stages.fill_sort_ranges(c, g, PairBatch{0, c.count, 0, pairs, false, 0}, false, split, ctx);
+    if (path == BinPath::SortedSplit) return split_listing(sorted, tiles, g, coarse, pairs, ctx);
     CR_CUDA(cudaStreamSynchronize(s));
-    return listing_of(g, bins.tile_start, bins.tile_end, sorted, pairs);
+    return listing_of(g, stages.bin_start(), stages.bin_end(), sorted.lists.list, pairs);
 }
 
 int gpu_count_tile_limit() { return count_tile_limit(); }

@@ -18,6 +18,9 @@
 #   PART=layouts with COURSE=DIR: the `fast` fixture graded (wall time), the layout A
 #                and B fixtures graded and, on their own course binaries, the
 #                course's procedure; the student GPU tests
+#   PART=paths   the binned kernels after a change of the host side: GPU tests,
+#                tiled/persistent/ftb --check on every scene, one bench of the
+#                three, then compute-sanitizer on them through every binning path
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -264,7 +267,24 @@ part_class() {
   cp -r $r "$L/class_results"  # into logs.tgz
 }
 
+part_paths() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  run_gpu_tests
+  for k in tiled persistent ftb; do
+    ( for s in $SCENES; do
+        $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
+      done ) > "$L/checks_$k.txt" &
+  done
+  wait
+  say "kernel checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"; cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  $R bench --repeat 5 --renderers tiled,persistent,ftb --json "$L/bench_paths.json" > "$L/bench_paths.txt" 2>/dev/null
+  say "$(grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)' "$L/bench_paths.txt" | grep -v '=')"
+  cp "$L/bench_paths.json" "$L/bench_paths.txt" "$OUT/" 2>/dev/null
+  SANITIZE_KERNELS="tiled persistent ftb" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" sanitize paths
+}
+
 case "${PART:-check}" in
+  paths) part_paths ;;
   final) part_final ;;
   tests) part_tests ;;
   check) part_check ;;

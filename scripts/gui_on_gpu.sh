@@ -11,6 +11,8 @@
 # Knobs (defaults are for the GPU machine): OPTX=/opt/x DISPLAY_NUM=99 GLX_VENDOR=nvidia
 #   RENDERER=tiled SNOW_FRAMES=600 RAND_FRAMES=300 APP_EXTRA="" (e.g. "--window-height 1100")
 #   RESIZE_RUN=1 (0 skips the run with window resizes between frames)
+#   RUNS="snow rand100k ..." runs the app on these scenes in turn instead (FRAMES frames each, at most
+#   RUN_LIMIT_S seconds; logs gui_<scene><n>.txt)
 #   WORKBENCH_RUN=1 runs app/workbench_test.sh gpu (the student's workbench on the harness's fixtures:
 #   rebuild on save, racy, out_of_bounds, hang) instead of the runs above; it needs nvcc on the machine
 #   and .gl/render-student-worker (make_gui_bundle.sh copies it, and .gl/gui_shot_check, if built);
@@ -156,11 +158,11 @@ run_app() { # scene frames max_seconds
     echo "== app: $scene, $frames frames, $RENDERER, limit ${t}s ($(date +%T))"
     # shellcheck disable=SC2086
     timeout -k 3 "$t" "$APP" --scene "$scene" --renderer "$RENDERER" --size 1024 --frames "$frames" --no-vsync \
-        --screenshot "$OUT/gui_$scene.png" $APP_EXTRA > "$OUT/gui_$scene.txt" 2>&1
+        --screenshot "$OUT/gui_$scene${TAG:-}.png" $APP_EXTRA > "$OUT/gui_$scene${TAG:-}.txt" 2>&1
     local r=$?
-    cat "$OUT/gui_$scene.txt" | tail -25
+    cat "$OUT/gui_$scene${TAG:-}.txt" | tail -25
     local fps
-    fps=$(grep -E 'FPS$' "$OUT/gui_$scene.txt" | tail -1)
+    fps=$(grep -E 'FPS$' "$OUT/gui_$scene${TAG:-}.txt" | tail -1)
     note "app $scene exit $r${fps:+: $fps}"
     [ "$r" = 124 ] && note "app $scene TIMED OUT after ${t}s"
 }
@@ -198,8 +200,13 @@ if [ "$xok" = 1 ] && [ "${WORKBENCH_RUN:-0}" = 1 ]; then
     run_workbench $(( ${GUI_DEADLINE_S:-140} - 10 ))
 elif [ "$xok" = 1 ]; then
     [ "${RESIZE_RUN:-1}" = 1 ] && run_resize 40
-    run_app snow "$SNOW_FRAMES" 50
-    run_app rand100k "$RAND_FRAMES" 50
+    if [ -n "${RUNS:-}" ]; then  # RUNS="scene scene ...": FRAMES frames each, RUN_LIMIT_S seconds at most
+        i=0
+        for scene in $RUNS; do i=$((i + 1)); TAG=$i run_app "$scene" "${FRAMES:-600}" "${RUN_LIMIT_S:-50}"; done
+    else
+        run_app snow "$SNOW_FRAMES" 50
+        run_app rand100k "$RAND_FRAMES" 50
+    fi
 fi
 
 # ---------------------------------------------------------------- 4. summary

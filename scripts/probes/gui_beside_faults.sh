@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Issue 29: the GUI window (no student loaded; tiled on the GPU through
 # interop, under Xvfb) beside processes of its own that fault or hang on the
-# same GPU (scripts/probes/stall_probe.cu): the app's printed longest gap
-# says whether the window's 4.4-4.6 s stall comes from any process's fault
-# or hang on the GPU, or from the workbench's handling of its own worker.
-# Run 1 (snow): a fault (error 700), the process exiting by itself; run 2
-# (rand100k): a kernel that never ends, killed with SIGKILL after 2 s.
+# same GPU (scripts/probes/stall_probe.cu): says whether the window's
+# 4.4-4.6 s stall comes from any process's fault or hang on the GPU, or from
+# the workbench's handling of its own worker.
+# Run 1 (snow): a control run with nothing beside it. Run 2 (snow): a fault
+# (error 700) 4 s in, the process exiting by itself. Run 3 (rand100k): a
+# kernel that never ends, started 4 s in and killed with SIGKILL 2 s later.
+# The app prints a progress line every 5 s (frames/s, mean phase ms, longest
+# frame), so a run cut short by its time limit still shows where it waited.
 # Needs .gl/ (scripts/make_gui_bundle.sh) and nvcc; OUT as for gui_on_gpu.sh.
 set -u
 P=/tmp/stall_probe
@@ -19,11 +22,16 @@ beside() {  # waits for the app's Nth start, then runs one event a few seconds i
         sleep 0.2
     done
     sleep 4
-    if [ "$what" = fault ]; then echo "== fault at $(now)"; "$P" fault exit
-    else echo "== hang at $(now)"; "$P" hang & local h=$!; sleep 2; echo "   kill -9 at $(now)"; kill -9 $h; wait $h 2>/dev/null; echo "   reaped at $(now)"; fi
+    case $what in
+    none) echo "== control run: nothing beside it" ;;
+    fault) echo "== fault at $(now)"; "$P" fault exit; echo "   exited at $(now)" ;;
+    hang) echo "== hang at $(now)"; "$P" hang & local h=$!; sleep 2; echo "   kill -9 at $(now)"; kill -9 $h; wait $h 2>/dev/null; echo "   reaped at $(now)" ;;
+    esac
 }
-( beside 1 fault; beside 2 hang ) > "$OUT/events.txt" 2>&1 &
-SNOW_FRAMES=${SNOW_FRAMES:-2500} RAND_FRAMES=${RAND_FRAMES:-2500} RESIZE_RUN=0 bash "$(dirname "$0")/../gui_on_gpu.sh"
+( beside 1 none; beside 2 fault; beside 3 hang ) > "$OUT/events.txt" 2>&1 &
+# run_app's runs, in order: snow (control), snow again (the fault), rand100k (the hang)
+FRAMES=${FRAMES:-2000} RUNS="snow snow rand100k" RUN_LIMIT_S=${RUN_LIMIT_S:-30} RESIZE_RUN=0 \
+    bash "$(dirname "$0")/../gui_on_gpu.sh"
 wait
 cat "$OUT/events.txt"
-grep -h "longest gap\|FPS$" "$OUT"/gui_*.txt
+for f in "$OUT"/gui_*.txt; do echo "-- $f"; grep -h "progress\|longest\|FPS$" "$f"; done
