@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "render/core/numbers.h"
 #include "render/core/output_file.h"
 #include "render/core/renderer.h"  // cr::NoCudaDeviceError
 #include "render/options.h"
@@ -57,7 +58,7 @@ void parse_overlays(const std::string& text, AppOptions& o) {
 /// The options as typed, before validation.
 struct RawOptions {
     std::string scene_pos, scene, size = "1024", seed = "0", frames, resize_every, overlay;
-    std::string until_builds, inspect, zoom, student_timeout, student_memory, student_fps;
+    std::string until_builds, inspect, zoom, student_timeout, student_memory, student_fps, student_gpu;
     bool no_vsync = false;
     CLI::Option* overlay_opt = nullptr;
 };
@@ -71,6 +72,9 @@ void add_workbench_options(CLI::App& cli, RawOptions& raw, AppOptions& o) {
                    "one for each frame the window draws); your renderer's GPU time is taken from the window's");
     cli.add_option("--student-memory", raw.student_memory,
                    "With --student: your renderer's device-memory budget in GiB (default 16, at most half the GPU's)");
+    cli.add_option("--student-gpu", raw.student_gpu,
+                   "With --student: run your renderer on GPU N (CUDA's numbering) instead of the window's: a CUDA "
+                   "fault of your renderer then cannot stall the window's OpenGL (docs/GUI.md)");
     cli.add_option("--sanitize", o.sanitize,
                    "With --student: once built, run your renderer under compute-sanitizer (memcheck, racecheck, "
                    "synccheck or initcheck); the report appears in the Sanitizer section");
@@ -166,6 +170,21 @@ double parse_positive(const std::string& text, const char* option, double lo, do
     return v;
 }
 
+/// --student-gpu N: a GPU number this machine has (any N while it finds no
+/// GPU: the workbench then says the student cannot run here).
+int parse_student_gpu(const std::string& raw, const std::string& student) {
+    if (student.empty())
+        throw std::invalid_argument("--student-gpu goes with --student DIR (the GPU your renderer runs on)");
+    long long n = -1;
+    if (!cr::parse_integer(raw, 0, 1023, n))
+        throw std::invalid_argument("bad --student-gpu '" + raw + "': use a GPU number, e.g. 1");
+    const int count = cr::gpu_count();
+    if (count > 0 && n >= count)
+        throw std::invalid_argument("--student-gpu " + raw + ": this machine has " + std::to_string(count) +
+                                    " GPU(s), numbered from 0");
+    return static_cast<int>(n);
+}
+
 /// Checks the workbench's options.
 void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!o.student.empty()) cr::student::check_student_folder(o.student);  // the build's own check, at start
@@ -182,6 +201,7 @@ void validate_workbench(const RawOptions& raw, AppOptions& o) {
     if (!raw.student_memory.empty() && o.student.empty())
         throw std::invalid_argument("--student-memory goes with --student DIR (your renderer's device-memory budget)");
     if (!raw.student_memory.empty()) o.student_memory_bytes = parse_student_memory(raw.student_memory);
+    if (!raw.student_gpu.empty()) o.student_gpu = parse_student_gpu(raw.student_gpu, o.student);
     if (!raw.until_builds.empty()) o.until_builds = parse_frame_count(raw.until_builds, "--until-builds");
     if (o.until_builds > 0 && (o.frames == 0 || o.student.empty()))
         throw std::invalid_argument("--until-builds needs --student DIR and --frames N");

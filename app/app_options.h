@@ -47,6 +47,7 @@ struct AppOptions {
     std::string student;            ///< --student DIR: build and run this course render/ folder (--renderer student: the default reference)
     double student_timeout_s = cr::kDefaultStudentTimeout;  ///< --student-timeout: a student call taking longer is a hang
     unsigned long long student_memory_bytes = 0;  ///< --student-memory GIB (0: the default budget)
+    int student_gpu = -1;  ///< --student-gpu N: the GPU your renderer runs on (-1: the window's)
     /// --student-fps N: at most N student frames a second, on average (the
     /// student's GPU time slices are taken from the window's). The default,
     /// a little above the 100 a second the workbench promises, was measured on

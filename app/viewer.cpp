@@ -45,6 +45,7 @@ WorkbenchOptions workbench_options(const AppOptions& opt) {
     w.memory_bytes = opt.student_memory_bytes;
     w.arch_flags = opt.student_arch;
     w.max_student_fps = opt.student_fps;
+    w.gpu = opt.student_gpu;
     w.use_settings = !opt.no_settings;
     return w;
 }

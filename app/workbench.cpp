@@ -197,6 +197,7 @@ void Workbench::use_library(const BuildOutcome& o) {
     so.library = o.result.library;
     so.call_timeout_s = options_.call_timeout_s;
     so.device_memory_bytes = student_memory_budget(options_.memory_bytes);
+    so.gpu = options_.gpu;
     lane_.load(so, standin);
     detail_ = o.summary + (standin.empty() ? "" : "; TEST: renderer '" + standin + "' stands in for it");
     if (!standin.empty()) say("test: renderer '" + standin + "' stands in for the student's library");

@@ -22,6 +22,7 @@ struct WorkbenchOptions {
     unsigned long long memory_bytes = 0;  ///< the student's device-memory budget (0: the default, student_memory_budget)
     std::string arch_flags;     ///< nvcc -gencode flags ("" = the harness's default)
     double max_student_fps = 0;  ///< at most this many student frames a second (0: one per window frame)
+    int gpu = -1;                ///< the GPU the student's renderer runs on (-1: the window's)
     bool use_settings = true;   ///< read and write settings_path()
 };
 

@@ -313,12 +313,34 @@ protected:
     void SetUp() override { setenv("CR_STUDENT_NO_CUDA_SYNC", "1", 1); }
     void TearDown() override { unsetenv("CR_STUDENT_NO_CUDA_SYNC"); }
 
-    std::unique_ptr<StudentRenderer> renderer(const std::string& name) {
+    std::unique_ptr<StudentRenderer> renderer(const std::string& name, int gpu = -1) {
         StudentOptions so;
         so.library = build_student(fixture_build(fixture(name))).library;
+        so.gpu = gpu;
         return std::make_unique<StudentRenderer>(so);
     }
 };
+
+/// The lines of `path` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& path, const std::string& prefix) {
+    std::ifstream in(path);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0) out.push_back(line);
+    return out;
+}
+
+TEST_F(HostOnlyLayouts, StudentGpuIsTheWorkersVisibleDevice) {
+    REQUIRE_NVCC();
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    auto on_3 = renderer("host_c", 3);  // --student-gpu 3: the worker's CUDA sees GPU 3 only
+    render_frames(*on_3, make_scene("rgb", 0), 16, 16, 1);
+    EXPECT_EQ(lines_starting(on_3->log_path(), "--- harness: on GPU"),
+              std::vector<std::string>{"--- harness: on GPU 3 (CUDA_VISIBLE_DEVICES)"});
+    auto mine = renderer("host_b");  // no --student-gpu: the worker inherits ours (none here)
+    render_frames(*mine, make_scene("rgb", 0), 16, 16, 1);
+    EXPECT_TRUE(lines_starting(mine->log_path(), "--- harness: on GPU").empty());
+}
 
 Image cpuref_frame(const Scene& s, int w, int h) {
     auto ref = make_renderer("cpuref");

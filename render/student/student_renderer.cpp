@@ -195,6 +195,7 @@ std::unique_ptr<StudentRenderer::Worker> StudentRenderer::spawn_worker() {
     for (const auto& a : {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)}) o.argv.push_back(a);
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
+    if (options_.gpu >= 0) o.env.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(options_.gpu));
     return std::make_unique<Worker>(std::move(status), o);
 }
 

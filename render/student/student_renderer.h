@@ -46,6 +46,10 @@ struct StudentOptions {
     /// synchronized (and its errors asked for) after the three calls, outside
     /// the timed part, where the course's binary reads the image back.
     bool course_sync_each_call = true;
+    /// The GPU the worker runs on (CUDA_VISIBLE_DEVICES in its environment;
+    /// -1: the one this process would use). Another GPU than the window's
+    /// keeps a fault of the student's out of the window's driver stall.
+    int gpu = -1;
 };
 
 /// What went wrong in the student's code (exit code 5): what() is the whole

@@ -245,6 +245,8 @@ private:
         const int seed = static_cast<int>(scene.seed);
         course_context().scene = std::move(scene);
         course_context().has_scene = true;
+        if (const char* gpu = std::getenv("CUDA_VISIBLE_DEVICES"))  // --student-gpu: said before the setup line
+            std::fprintf(stderr, "--- harness: on GPU %s (CUDA_VISIBLE_DEVICES)\n", gpu);
         std::fprintf(stderr, "--- harness: setup %dx%d, scene %s (SceneName %d), seed %d, worker process %d\n", req.width,
                      req.height, course_context().scene.name.c_str(), value, seed, static_cast<int>(getpid()));
         destroy_renderer();

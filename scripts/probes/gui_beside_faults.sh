@@ -4,9 +4,10 @@
 # same GPU (scripts/probes/stall_probe.cu): says whether the window's
 # 4.4-4.6 s stall comes from any process's fault or hang on the GPU, or from
 # the workbench's handling of its own worker.
-# Run 1 (snow): a control run with nothing beside it. Run 2 (snow): a fault
-# (error 700) 4 s in, the process exiting by itself. Run 3 (rand100k): a
-# kernel that never ends, started 4 s in and killed with SIGKILL 2 s later.
+# By default run 1 (snow): a control run with nothing beside it; run 2
+# (snow): a fault (error 700) 4 s in, the process exiting by itself; run 3
+# (rand100k): a kernel that never ends, started 4 s in and killed with
+# SIGKILL 2 s later (EVENTS="none fault hang").
 # The app prints a progress line every 5 s (frames/s, mean phase ms, longest
 # frame), so a run cut short by its time limit still shows where it waited.
 # Needs .gl/ (scripts/make_gui_bundle.sh) and nvcc; OUT as for gui_on_gpu.sh.
@@ -28,9 +29,13 @@ beside() {  # waits for the app's Nth start, then runs one event a few seconds i
     hang) echo "== hang at $(now)"; "$P" hang & local h=$!; sleep 2; echo "   kill -9 at $(now)"; kill -9 $h; wait $h 2>/dev/null; echo "   reaped at $(now)" ;;
     esac
 }
-( beside 1 none; beside 2 fault; beside 3 hang ) > "$OUT/events.txt" 2>&1 &
-# run_app's runs, in order: snow (control), snow again (the fault), rand100k (the hang)
-FRAMES=${FRAMES:-2000} RUNS="snow snow rand100k" RUN_LIMIT_S=${RUN_LIMIT_S:-30} RESIZE_RUN=0 \
+# EVENTS: one app run each, in this order (a fault leaves the window's GL stalled
+# for long after it, so EVENTS="none hang" on a fresh machine tests the hang alone)
+EVENTS=${EVENTS:-none fault hang}
+runs=""; n=0
+for e in $EVENTS; do n=$((n + 1)); runs="$runs $([ "$e" = hang ] && echo rand100k || echo snow)"; done
+( n=0; for e in $EVENTS; do n=$((n + 1)); beside $n "$e"; done ) > "$OUT/events.txt" 2>&1 &
+FRAMES=${FRAMES:-2000} RUNS="$runs" RUN_LIMIT_S=${RUN_LIMIT_S:-30} RESIZE_RUN=0 \
     bash "$(dirname "$0")/../gui_on_gpu.sh"
 wait
 cat "$OUT/events.txt"
