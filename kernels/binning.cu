@@ -245,6 +245,58 @@ void reopen_frame(const BinContext& ctx) {
     if (ctx.timeline) ctx.timeline->reopen();
 }
 
+/// A path's frame totals: the speculation (PairSpeculation, kernels/bin_plan.h),
+/// the last frame's pair total, and the host waits that read a total.
+class FrameTotals {
+public:
+    FrameTotals(const BinningSetup& s, Speculation mode)
+        : batch_limit_(pair_batch_limit(s.plan, s.max_pairs_per_batch)) {
+        spec_.reset(mode, batch_limit_);
+    }
+    /// Most pairs (entries) one pass bins.
+    unsigned long long batch_limit() const { return batch_limit_; }
+    /// Room for this frame when it speculates (0: it waits for its total).
+    unsigned long long capacity() const { return spec_.capacity(); }
+    /// Slots the speculative frame expects to leave unused.
+    unsigned long long tail_hint() const { return spec_.capacity() - spec_.last_total(); }
+    /// Waits for the frame's total on the device.
+    unsigned long long wait(const unsigned long long* total, const BinContext& ctx) {
+        return wait_for_total(total, host_, ctx.stream);
+    }
+    /// Records the frame's true total (its work counts; the next frame's room).
+    void note(unsigned long long pairs) {
+        pairs_ = static_cast<long long>(pairs);
+        spec_.note_total(pairs);
+    }
+    /// After a speculative pass binned with room for `capacity`: waits for the
+    /// true total; true when it fit (noted), else false with it in `pairs`
+    /// (the frame is binned again; the redo's first stage counts the wait).
+    bool confirm(const unsigned long long* total, unsigned long long capacity, const BinContext& ctx,
+                 unsigned long long& pairs) {
+        close_frame(ctx);
+        pairs = wait(total, ctx);
+        if (pairs <= capacity) return note(pairs), true;
+        reopen_frame(ctx);
+        spec_.missed();
+        return false;
+    }
+    long long pairs() const { return pairs_; }
+    long long redos() const { return spec_.misses(); }
+
+private:
+    unsigned long long batch_limit_;
+    PairSpeculation spec_;
+    PinnedHost<unsigned long long> host_{1};
+    long long pairs_ = 0;
+};
+
+/// Each tile's list length from per-tile runs after bin.split, else from per-bin runs.
+void loads_of(const BinningSetup& s, const SplitStage& split, const DeviceBuffer<unsigned int>& bin_start,
+              const DeviceBuffer<unsigned int>& bin_end, cudaStream_t stream, std::vector<int>& loads) {
+    if (s.plan.split) return read_runs(split.tile_start(), split.tile_end(), loads, stream);
+    bin_loads_per_tile(bin_start, bin_end, s, stream, loads);
+}
+
 /// Few circles: no binning, every tile scans every circle.
 class DirectPath final : public BinningPath {
 public:
@@ -319,23 +371,19 @@ private:
 class SortedPath final : public BinningPath {
 public:
     SortedPath(const BinningSetup& s, const BinContext& ctx, Speculation mode, SplitStage* shared_split = nullptr)
-        : setup_(s), ctx_(ctx), split_(shared_split ? shared_split : &own_split_) {
+        : setup_(s), ctx_(ctx), split_(shared_split ? shared_split : &own_split_), totals_(s, mode) {
         stages_.reserve(s.circles, s.bins.tile_count(), ctx);
-        spec_.reset(mode, batch_limit());
     }
     ShadePass first_pass(const DeviceCircles& c) override {
         stages_.scan(c, setup_.bins, ctx_);
-        if (spec_.capacity() == 0) return start_batches(c, wait_for_total(stages_.total(), h_total_, ctx_.stream));
-        capacity_ = spec_.capacity();
-        return batch_pass(c, PairBatch{0, c.count, 0, capacity_, true, capacity_ - spec_.last_total()}, true, true);
+        if (totals_.capacity() == 0) return start_batches(c, totals_.wait(stages_.total(), ctx_));
+        capacity_ = totals_.capacity();
+        return batch_pass(c, PairBatch{0, c.count, 0, capacity_, true, totals_.tail_hint()}, true, true);
     }
     bool next_pass(const DeviceCircles& c, ShadePass& pass) override {
+        unsigned long long pairs = 0;
         if (pass.speculative) {
-            close_frame(ctx_);
-            const unsigned long long pairs = wait_for_total(stages_.total(), h_total_, ctx_.stream);
-            if (pairs <= capacity_) return note_total(pairs), false;
-            reopen_frame(ctx_);
-            spec_.missed();
+            if (totals_.confirm(stages_.total(), capacity_, ctx_, pairs)) return false;
             pass = start_batches(c, pairs);
             return true;
         }
@@ -349,27 +397,19 @@ public:
         stages_.scan(c, setup_.bins, ctx_);
         return start_batches(c, pairs);
     }
-    long long pairs() override { return pairs_; }
+    long long pairs() override { return totals_.pairs(); }
     std::string path() const override { return describe_path(setup_.plan, true, false); }
-    long long redos() const override { return spec_.misses(); }
+    long long redos() const override { return totals_.redos(); }
     void tile_loads(const DeviceCircles&, std::vector<int>& loads) override {
-        if (setup_.plan.split) return read_runs(split_->tile_start(), split_->tile_end(), loads, ctx_.stream);
-        bin_loads_per_tile(stages_.bin_start(), stages_.bin_end(), setup_, ctx_.stream, loads);
+        loads_of(setup_, *split_, stages_.bin_start(), stages_.bin_end(), ctx_.stream, loads);
     }
 
 private:
-    unsigned long long batch_limit() const { return pair_batch_limit(setup_.plan, setup_.max_pairs_per_batch); }
-
-    void note_total(unsigned long long pairs) {
-        pairs_ = static_cast<long long>(pairs);
-        spec_.note_total(pairs);
-    }
-
     /// Cuts the frame into batches of at most batch_limit() pairs (the
     /// offsets are copied back only when it has more) and returns the first.
     ShadePass start_batches(const DeviceCircles& c, unsigned long long pairs) {
-        note_total(pairs);
-        const unsigned long long cap = batch_limit();
+        totals_.note(pairs);
+        const unsigned long long cap = totals_.batch_limit();
         if (pairs <= cap) {
             batches_.assign(1, PairBatch{0, c.count, 0, pairs});
         } else {
@@ -408,12 +448,10 @@ private:
     SortedStages stages_;
     SplitStage own_split_;
     SplitStage* split_;
-    PinnedHost<unsigned long long> h_total_{1};
-    PairSpeculation spec_;
+    FrameTotals totals_;
     unsigned long long capacity_ = 0;  ///< the speculative pass's room
     std::vector<PairBatch> batches_;
     size_t next_ = 0;  ///< the next batch to bin
-    long long pairs_ = 0;
 };
 
 /// The counting sort, speculative like SortedPath, split where planned; a
@@ -422,50 +460,37 @@ private:
 class CountedPath final : public BinningPath {
 public:
     CountedPath(const BinningSetup& s, const BinContext& ctx)
-        : setup_(s), ctx_(ctx), fallback_(s, ctx, Speculation::Off, &split_) {
+        : setup_(s), ctx_(ctx), fallback_(s, ctx, Speculation::Off, &split_), totals_(s, s.speculation) {
         stages_.reserve(s.circles, s.bins.tile_count(), s.count_chunks_per_sm, s.plan.split ? s.plan.coarse : 1, ctx);
-        spec_.reset(s.speculation, batch_limit());
     }
     ShadePass first_pass(const DeviceCircles& c) override {
         in_fallback_ = false;
-        stages_.count(c, setup_.bins, spec_.capacity() == 0, ctx_);
-        if (spec_.capacity() == 0) return after_total(c, wait_for_total(stages_.total(), h_total_, ctx_.stream));
-        capacity_ = spec_.capacity();
+        stages_.count(c, setup_.bins, totals_.capacity() == 0, ctx_);
+        if (totals_.capacity() == 0) return after_total(c, totals_.wait(stages_.total(), ctx_));
+        capacity_ = totals_.capacity();
         return place_pass(c, capacity_, true);
     }
     bool next_pass(const DeviceCircles& c, ShadePass& pass) override {
         if (in_fallback_) return fallback_.next_pass(c, pass);
-        if (!pass.speculative) return false;
-        close_frame(ctx_);
-        const unsigned long long pairs = wait_for_total(stages_.total(), h_total_, ctx_.stream);
-        if (pairs <= capacity_) return note_total(pairs), false;
-        reopen_frame(ctx_);
-        spec_.missed();
+        unsigned long long pairs = 0;
+        if (!pass.speculative || totals_.confirm(stages_.total(), capacity_, ctx_, pairs)) return false;
         pass = after_total(c, pairs);
         return true;
     }
-    long long pairs() override { return pairs_; }
+    long long pairs() override { return totals_.pairs(); }
     std::string path() const override { return describe_path(setup_.plan, true, !in_fallback_); }
-    long long redos() const override { return spec_.misses(); }
+    long long redos() const override { return totals_.redos(); }
     void tile_loads(const DeviceCircles& c, std::vector<int>& loads) override {
         if (in_fallback_) return fallback_.tile_loads(c, loads);
-        if (setup_.plan.split) return read_runs(split_.tile_start(), split_.tile_end(), loads, ctx_.stream);
-        bin_loads_per_tile(stages_.bin_start(), stages_.bin_end(), setup_, ctx_.stream, loads);
+        loads_of(setup_, split_, stages_.bin_start(), stages_.bin_end(), ctx_.stream, loads);
     }
 
 private:
-    unsigned long long batch_limit() const { return pair_batch_limit(setup_.plan, setup_.max_pairs_per_batch); }
-
-    void note_total(unsigned long long pairs) {
-        pairs_ = static_cast<long long>(pairs);
-        spec_.note_total(pairs);
-    }
-
     /// The frame's true total known on the host: bin.place with room for
     /// exactly that, or the fallback for more than one batch.
     ShadePass after_total(const DeviceCircles& c, unsigned long long pairs) {
-        note_total(pairs);
-        if (pairs <= batch_limit()) return place_pass(c, pairs, false);
+        totals_.note(pairs);
+        if (pairs <= totals_.batch_limit()) return place_pass(c, pairs, false);
         in_fallback_ = true;
         return fallback_.scan_and_batches(c, pairs);
     }
@@ -489,11 +514,9 @@ private:
     CountingStages stages_;
     SplitStage split_;  ///< declared before fallback_, which shares it
     SortedPath fallback_;
-    PinnedHost<unsigned long long> h_total_{1};
-    PairSpeculation spec_;
-    unsigned long long capacity_ = 0;
+    FrameTotals totals_;
+    unsigned long long capacity_ = 0;  ///< the speculative pass's room
     bool in_fallback_ = false;  ///< the last frame took the sorting stages
-    long long pairs_ = 0;
 };
 
 }  // namespace

@@ -21,6 +21,9 @@
 #   PART=paths   the binned kernels after a change of the host side: GPU tests,
 #                tiled/persistent/ftb --check on every scene, one bench of the
 #                three, then compute-sanitizer on them through every binning path
+#   PART=pathcheck a quick check of the binning paths (no GPU tests): --check of
+#                tiled, persistent and ftb on rand100k and fireworks frames 0:3
+#                at 512 under each of gpu_sanitize.sh's path-forcing option sets
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -283,7 +286,20 @@ part_paths() {
   SANITIZE_KERNELS="tiled persistent ftb" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" sanitize paths
 }
 
+part_pathcheck() {
+  local sets o k sc n=0 ok=0
+  sets=$(sed -n 's/^OPTIONS=\${SANITIZE_OPTIONS:-\(.*\)}$/\1/p' scripts/gpu_sanitize.sh)
+  for o in $sets; do for k in tiled persistent ftb; do for sc in rand100k fireworks; do
+    n=$((n + 1))
+    [ "$o" = default ] && o=""
+    CR_CUDA_OPTIONS=$o $R --scene $sc -r $k -b 0:3 --size 512 --check > "$L/pc_$n.txt" 2>&1 && ok=$((ok + 1)) ||
+      echo "FAIL: CR_CUDA_OPTIONS=$o $k $sc: $(tail -n 2 "$L/pc_$n.txt" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+  done; done; done
+  say "path checks (512, frames 0:3): $ok of $n PASS"
+}
+
 case "${PART:-check}" in
+  pathcheck) part_pathcheck ;;
   paths) part_paths ;;
   final) part_final ;;
   tests) part_tests ;;
