@@ -5,7 +5,7 @@
 
 namespace cr::app {
 
-void HostTexture::set(const std::vector<uint8_t>& rgba, int width, int height, bool bgra) {
+void HostTexture::set(const std::vector<uint8_t>& rgba, int width, int height) {
     if (!tex_ || width != width_ || height != height_) {
         tex_ = make_rgba8_texture(width, height);
         width_ = width;
@@ -13,10 +13,7 @@ void HostTexture::set(const std::vector<uint8_t>& rgba, int width, int height, b
     }
     glBindTexture(GL_TEXTURE_2D, tex_.get());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    if (bgra)  // the layout drivers keep textures in: no per-pixel swizzle on the CPU
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, rgba.data());
-    else
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
 }
 
 namespace {

@@ -24,9 +24,8 @@ struct DrawStyle {
 /// the size changes.
 class HostTexture {
 public:
-    /// Uploads width x height RGBA8 pixels, top row first; `bgra`: the
-    /// bytes of each pixel are in B, G, R, A order (to_bgra8_top_down).
-    void set(const std::vector<uint8_t>& rgba, int width, int height, bool bgra = false);
+    /// Uploads width x height RGBA8 pixels, top row first.
+    void set(const std::vector<uint8_t>& rgba, int width, int height);
     GLuint texture() const { return tex_.get(); }
     int width() const { return width_; }
     int height() const { return height_; }

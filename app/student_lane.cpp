@@ -185,7 +185,7 @@ void StudentLane::convert(Result& r) {
             rgba_pool_.pop_back();
         }
     }
-    to_bgra8_top_down(r.image, r.display_rgba8);  // B, G, R, A: the window uploads it as GL_BGRA
+    to_rgb8_top_down(r.image, /*with_alpha=*/true, r.display_rgba8);
 }
 
 Image StudentLane::pooled_image() {

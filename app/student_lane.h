@@ -106,8 +106,8 @@ public:
     const StudentFaultInfo& fault() const { return fault_; }
     /// The student's last image (empty before the first frame).
     const Image& image() const { return image_; }
-    /// image() as 8-bit B, G, R, A bytes, top row first (to_bgra8_top_down),
-    /// made off the window's thread: the texture upload (GL_BGRA) takes it as it is.
+    /// image() as RGBA8, top row first (to_rgb8_top_down with alpha), made off
+    /// the window's thread: the texture upload takes it as it is.
     const std::vector<uint8_t>& display_rgba8() const { return display_rgba8_; }
     /// The reference's image of the same frame (what image() was compared with).
     const Image& reference_image() const { return reference_; }
@@ -167,7 +167,7 @@ private:
         Image image, reference;
         std::shared_ptr<ReferenceSnapshot> snapshot;  ///< the reference, until read into `reference`
         student::StudentRenderer::SharedImage shared;  ///< the student's frame, until copied into `image`
-        std::vector<uint8_t> display_rgba8;  ///< image as the window's texture takes it (BGRA, top row first)
+        std::vector<uint8_t> display_rgba8;  ///< image as the window's texture takes it (top row first)
         std::vector<StageTime> times;
         std::string timing_label, log_path, scene_label;
         LaneCompare compare;

@@ -50,8 +50,8 @@ void Viewer::update_student_texture() {
     const StudentLane& lane = bench_.lane();
     const Image& img = lane.image();
     if (img.width == 0 || lane.image_version() == overlays_.student_version) return;
-    const std::vector<uint8_t>& made = lane.display_rgba8();  // converted on the lane's side, as BGRA
-    if (made.size() == size_t(img.width) * img.height * 4) overlays_.student_tex.set(made, img.width, img.height, true);
+    const std::vector<uint8_t>& made = lane.display_rgba8();  // converted on the lane's side
+    if (made.size() == size_t(img.width) * img.height * 4) overlays_.student_tex.set(made, img.width, img.height);
     else overlays_.student_tex.set(to_rgb8_top_down(img, true), img.width, img.height);
     overlays_.student_version = lane.image_version();
 }

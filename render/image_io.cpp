@@ -19,11 +19,8 @@ std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha) {
     return out;
 }
 
-namespace {
-
-/// 8-bit channels of `img`, top row first: output byte c of a pixel is the
-/// image's channel order[c] (clamped to [0, 1], scaled by 255, truncated).
-void to_8bit_top_down(const Image& img, int ch, const int (&order)[4], std::vector<uint8_t>& out) {
+void to_rgb8_top_down(const Image& img, bool with_alpha, std::vector<uint8_t>& out) {
+    const int ch = with_alpha ? 4 : 3;
     const size_t row_bytes = static_cast<size_t>(img.width) * ch;
     out.resize(img.pixel_count() * ch);
     const size_t rows = static_cast<size_t>(img.height);
@@ -34,7 +31,7 @@ void to_8bit_top_down(const Image& img, int ch, const int (&order)[4], std::vect
             uint8_t* o = out.data() + r * row_bytes;
             for (int i = 0; i < img.width; ++i, p += 4)
                 for (int c = 0; c < ch; ++c) {
-                    const float v = p[order[c]];
+                    const float v = p[c];
                     // NaN maps to 0 (the comparison reports it separately).
                     const float cl = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;
                     *o++ = static_cast<uint8_t>(255.f * cl);
@@ -42,14 +39,6 @@ void to_8bit_top_down(const Image& img, int ch, const int (&order)[4], std::vect
         }
     });
 }
-
-}  // namespace
-
-void to_rgb8_top_down(const Image& img, bool with_alpha, std::vector<uint8_t>& out) {
-    to_8bit_top_down(img, with_alpha ? 4 : 3, {0, 1, 2, 3}, out);
-}
-
-void to_bgra8_top_down(const Image& img, std::vector<uint8_t>& out) { to_8bit_top_down(img, 4, {2, 1, 0, 3}, out); }
 
 namespace {
 

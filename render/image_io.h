@@ -20,10 +20,6 @@ std::vector<uint8_t> to_rgb8_top_down(const Image& img, bool with_alpha = false)
 /// frame of the workbench faults in no new pages). Large images are converted
 /// in bands of rows on a few threads (render/core/bands.h).
 void to_rgb8_top_down(const Image& img, bool with_alpha, std::vector<uint8_t>& out);
-/// The same as RGBA into `out`, with the bytes of a pixel in B, G, R, A
-/// order: what OpenGL drivers take without a per-pixel swizzle on the CPU
-/// (GL_BGRA uploads; the GUI's student texture).
-void to_bgra8_top_down(const Image& img, std::vector<uint8_t>& out);
 
 /// Writes `img` as PNG (stb_image_write) or binary PPM (P6), top row first,
 /// through write_output_file: a file (also behind a symbolic link) is written

@@ -85,16 +85,6 @@ TEST(Image, ToRgb8TruncatesClampsAndFlips) {
     EXPECT_EQ(cr::to_rgb8_top_down(one, true), (std::vector<uint8_t>{127, 127, 127, 255}));
 }
 
-TEST(Image, ToBgra8SwapsRedAndBlueAndFlips) {
-    cr::Image img(1, 2);  // row 0 (the bottom) red-ish, row 1 (the top) blue-ish
-    set(img, 0, 0, 1.f, .5f, .25f, .75f);
-    set(img, 0, 1, -1.f, .1f, 3.f, 0.f);
-    std::vector<uint8_t> out{9};  // resized and overwritten
-    cr::to_bgra8_top_down(img, out);
-    // top row first: B 255 (3 clamped), G 25 (25.5 truncated), R 0 (clamped), A 0; then B 63, G 127, R 255, A 191
-    EXPECT_EQ(out, (std::vector<uint8_t>{255, 25, 0, 0, 63, 127, 255, 191}));
-}
-
 TEST(Image, PpmBytesAreTopRowFirst) {
     TempDir dir("image");
     const std::string path = dir.path() + "/a.ppm";
