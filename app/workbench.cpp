@@ -125,6 +125,7 @@ void Workbench::start_sanitize(const Session& s, const std::string& tool) {
     RendererContext ctx;
     ctx.student_timeout_s = options_.call_timeout_s;
     ctx.student_memory_bytes = options_.memory_bytes;
+    ctx.student_gpu = options_.gpu;  // its fault would stall the window's GPU as any other
     sanitize_job_.start([b = built_, scene = s.scene(), w = s.width(), h = s.height(), frames, tool, ctx] {
         std::vector<std::string> lines;
         try {

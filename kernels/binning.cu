@@ -108,7 +108,10 @@ BinnedLists SortedStages::fill_sort_ranges(const DeviceCircles& c, const TileGri
                       ctx.stream);
     BinnedLists out;
     out.lists = TileLists{v.Current(), start_.get(), end_.get(), c.count};
-    if (split_coarse != 0) out.keys = k.Current();
+    if (split_coarse != 0) {
+        out.keys = k.Current();
+        out.mask_coarse = split_coarse;
+    }
     return out;
 }
 
@@ -157,7 +160,10 @@ BinnedLists CountingStages::place(const DeviceCircles& c, const TileGrid& g, uns
     launch_bin_place(l, ctx.stream);
     BinnedLists out;
     out.lists = TileLists{split_next ? nullptr : list_.get(), start_.get(), end_.get(), c.count};
-    if (split_next) out.pairs = placed_pairs_.get();
+    if (split_next) {
+        out.pairs = placed_pairs_.get();
+        out.mask_coarse = 1 << chunks_.split_shift;
+    }
     return out;
 }
 
@@ -175,12 +181,11 @@ TileLists CompactStage::compact(const DeviceCircles& c, const TileGrid& g, const
 
 TileLists SplitStage::split(const TileGrid& tiles, const BinnedLists& bins, uint64_t entries, const BinContext& ctx) {
     const int coarse = bins.lists.coarse;
-    if (!bins.keys && !bins.pairs)
+    if ((!bins.keys && !bins.pairs) || bins.mask_coarse != coarse || coarse == 1)
         throw std::logic_error("bin.split: the lists of bins of " + std::to_string(coarse) + "x" +
-                               std::to_string(coarse) + " tiles carry no tile masks (fill them with split_coarse)");
-    if (coarse != 2 && coarse != 4)
-        throw std::invalid_argument("bin.split: bins of 2x2 or 4x4 tiles, not " + std::to_string(coarse) + "x" +
-                                    std::to_string(coarse));
+                               std::to_string(coarse) + " tiles carry no tile masks for them (masks made for " +
+                               std::to_string(bins.mask_coarse) + "x" + std::to_string(bins.mask_coarse) +
+                               " bins: SortedStages' split_coarse, CountingStages::reserve's split_coarse)");
     const uint64_t slots = std::max<uint64_t>(1, entries * uint64_t(coarse) * uint64_t(coarse));
     if (slots > UINT32_MAX) throw std::invalid_argument("bin.split: more than 2^32 list entries");
     lists_.reserve("bin.split_lists", slots, ctx.tally, 1.25);
@@ -313,8 +318,7 @@ public:
     bool binned() const override { return false; }
     /// The tiles binning would have listed, counted on the host from geom.
     void tile_loads(const DeviceCircles& c, std::vector<int>& loads) override {
-        CR_CUDA(cudaStreamSynchronize(ctx_.stream));
-        std::vector<float4> g(static_cast<size_t>(c.count));
+        std::vector<float4> g(static_cast<size_t>(c.count));  // the caller has waited for the stream
         if (!g.empty()) CR_CUDA(cudaMemcpy(g.data(), c.geom, g.size() * sizeof(float4), cudaMemcpyDeviceToHost));
         const TileGrid& grid = setup_.tiles;
         const float iw = 1.f / grid.width, ih = 1.f / grid.height;

@@ -41,6 +41,7 @@ struct BinnedLists {
     TileLists lists;
     const unsigned int* keys = nullptr;
     const uint2* pairs = nullptr;
+    int mask_coarse = 0;  ///< the bins' side in tiles the masks were made for (0: no masks)
 };
 
 /// The sorting stages: bin.scan (each circle's bin count, exclusive scan
@@ -130,8 +131,10 @@ public:
     /// Splits `bins` (bins of bins.lists.coarse tiles, holding at most
     /// `entries` entries; keys or pairs set) into per-tile lists of the grid
     /// `tiles` (coarse 1; the overflow check carried over). Throws
-    /// std::logic_error when `bins` carries no tile masks, and
-    /// std::invalid_argument for other bin sizes or past 2^32 entries.
+    /// std::logic_error when `bins` carries no tile masks for bins of
+    /// lists.coarse tiles (none, masks made for another bin size, or single
+    /// tiles), and std::invalid_argument for bins other than 2x2 or 4x4
+    /// (launch_bin_split) or past 2^32 entries.
     TileLists split(const TileGrid& tiles, const BinnedLists& bins, uint64_t entries, const BinContext& ctx);
     const DeviceBuffer<unsigned int>& tile_start() const { return start_; }
     const DeviceBuffer<unsigned int>& tile_end() const { return end_; }
@@ -174,7 +177,7 @@ public:
     /// Frames binned twice since setup (speculation that had too little room).
     virtual long long redos() const { return 0; }
     /// Each tile's list length in the last frame (one per tile of the
-    /// shading grid; waits for the stream).
+    /// shading grid). The caller waits for the stream first.
     virtual void tile_loads(const DeviceCircles& c, std::vector<int>& loads) = 0;
 };
 

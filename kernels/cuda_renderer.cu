@@ -14,11 +14,8 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
-#include <numeric>
 #include <cstdio>
-#include <cstdlib>
-#include <utility>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels/bin_plan.h"
@@ -57,6 +54,7 @@ public:
         cudaStream_t st = stream_.get();
         CR_CUDA(cudaStreamSynchronize(st));
         binning_.reset();  // the last scene's binning buffers go before this one's are sized
+        binned_since_setup_ = false;
         width_ = w;
         height_ = h;
         frame_ = 0;
@@ -103,13 +101,15 @@ public:
     void render() override {
         const DeviceCircles c = circles_.view();
         pack(c);
-        if (!binning_) {
+        if (!binned_kind()) {
             shade_per_pixel(c);
         } else {
+            if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
             ShadePass pass = binning_->first_pass(c);
             do shade(c, pass);
             while (binning_->next_pass(c, pass));
             clear_pending_ = false;  // the frame's last pass wrote the background
+            binned_since_setup_ = true;
         }
         timeline_.close(stream_.get());
     }
@@ -146,10 +146,11 @@ public:
 
     WorkCounts work() override {
         WorkCounts w;
-        if (!binning_) {
+        if (!binned_kind()) {
             w.coverage_tests = circles_.count * static_cast<long long>(width_) * height_;
             return w;
         }
+        if (!binning_ || !binned_since_setup_) return w;  // no frame since setup: nothing was binned yet
         w.circle_tile_pairs = binning_->pairs();
         w.binning_redos = binning_->redos();
         w.path = binning_->path();
@@ -161,8 +162,9 @@ public:
     }
 
     TileLoads tile_loads() override {
-        if (!binning_) return {};
+        if (!binned_kind()) return {};
         TileLoads t{grid_.tiles_x, grid_.tiles_y, grid_.tile, std::vector<int>(grid_.tile_count(), 0)};
+        if (!binning_ || !binned_since_setup_) return t;  // no frame since setup: no lists to read yet
         CR_CUDA(cudaStreamSynchronize(stream_.get()));
         binning_->tile_loads(circles_.view(), t.loads);
         return t;
@@ -282,6 +284,7 @@ private:
     TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles
     BinPlan plan_{};
     bool geom_stale_ = true;                ///< circles moved (or were uploaded) since bin.pack
+    bool binned_since_setup_ = false;       ///< a frame was binned by binning_ (its lists and counts are there)
     mutable bool clear_pending_ = false;    ///< clear() deferred into the next shading launch
 };
 

@@ -7,7 +7,6 @@
 #include <cstdint>
 
 #include "kernels/device_buffer.h"
-#include "kernels/stage_timeline.h"
 #include "kernels/stages.h"
 #include "render/core/circles.h"
 

@@ -107,8 +107,8 @@ struct FillLaunch {
     bool per_thread = false;
 };
 
-/// Stage "bin.fill" of `l`; std::invalid_argument for split masks on other
-/// bins than 2x2 or 4x4 tiles, or past kSplitBinIds bins.
+/// Stage "bin.fill" of `l`; std::invalid_argument for split masks of more
+/// than 16 tiles (split_coarse above 4) or past kSplitBinIds bins.
 void launch_bin_fill(const FillLaunch& l, cudaStream_t s);
 /// Part of stage "bin.fill" for speculative batches: writes the largest key
 /// and circle 0 into pair slots [*total, capacity) of keys/values (`total`

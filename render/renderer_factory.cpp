@@ -128,6 +128,7 @@ std::unique_ptr<Renderer> make_student_renderer(const RendererContext& ctx) {
     so.library = build.library;
     so.call_timeout_s = ctx.student_timeout_s;
     so.device_memory_bytes = student_memory_budget(ctx.student_memory_bytes);
+    so.gpu = ctx.student_gpu;
     so.course_sync_each_call = build.folder.benchmark.syncs;  // a fresh course process times as the folder's benchmark
     auto r = std::make_unique<student::StudentRenderer>(so);
     if (ctx.on_note) {

@@ -82,6 +82,7 @@ struct RendererContext {
     std::string student_dir;          ///< renderer "student": the student's course render/ folder
     double student_timeout_s = kDefaultStudentTimeout;  ///< longest a student's call may take
     unsigned long long student_memory_bytes = 0;        ///< the student's device-memory budget (0: the default)
+    int student_gpu = -1;  ///< the GPU the student's worker runs on (StudentOptions::gpu; -1: ours)
     /// Called once the student's library is ready, with a line saying where
     /// the build is (and whether it came from the cache) and where the
     /// student's own output goes.

@@ -40,6 +40,7 @@ SanitizeOutcome sanitize_student(const student::BuildResult& b, const Scene& sce
     so.quit_wait_s = 300;
     so.end_gently = true;  // so that the tool writes its whole report
     so.device_memory_bytes = student_memory_budget(ctx.student_memory_bytes);
+    so.gpu = ctx.student_gpu;
     out.fault = run_frames_of(so, scene, width, height, frames);
     out.report = student::parse_sanitizer_log(student::map_build_paths(read_file_bytes(out.report_path), b));
     return out;

@@ -24,6 +24,7 @@
 #   PART=pathcheck a quick check of the binning paths (no GPU tests): --check of
 #                tiled, persistent and ftb on rand100k and fireworks frames 0:3
 #                at 512 under each of gpu_sanitize.sh's path-forcing option sets
+#                and two that send the counting sort's frames to its fallback
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -289,6 +290,8 @@ part_paths() {
 part_pathcheck() {
   local sets o k sc n=0 ok=0
   sets=$(sed -n 's/^OPTIONS=\${SANITIZE_OPTIONS:-\(.*\)}$/\1/p' scripts/gpu_sanitize.sh)
+  # and the counted path's fallback to the sorting stages in batches (a frame past one batch)
+  sets="$sets count=on,direct=0,batch=20000 count=on,direct=0,coarse=4,split=on,batch=20000"
   for o in $sets; do for k in tiled persistent ftb; do for sc in rand100k fireworks; do
     n=$((n + 1))
     [ "$o" = default ] && o=""

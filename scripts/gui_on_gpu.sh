@@ -14,9 +14,9 @@
 #   RUNS="snow rand100k ..." runs the app on these scenes in turn instead (FRAMES frames each, at most
 #   RUN_LIMIT_S seconds; logs gui_<scene><n>.txt)
 #   WORKBENCH_RUN=1 runs app/workbench_test.sh gpu (the student's workbench on the harness's fixtures:
-#   rebuild on save, racy, out_of_bounds, hang) instead of the runs above; it needs nvcc on the machine
-#   and .gl/render-student-worker (make_gui_bundle.sh copies it, and .gl/gui_shot_check, if built);
-#   its logs and screenshots go to $OUT/workbench/; WORKBENCH_MODE=speed runs only its speed run
+#   rebuild on save, speed, racy, hang, out_of_bounds) instead of the runs above; it needs nvcc on the
+#   machine and .gl/render-student-worker (make_gui_bundle.sh copies it, and .gl/gui_shot_check, if built);
+#   its logs and screenshots go to $OUT/workbench/; WORKBENCH_MODE=speed (or hang) runs only that run
 # Whole run is bounded to ~145 s (GUI_DEADLINE_S=140 by default); Xvfb is always killed at the end.
 #   FIXTURES=DIR (the assembled fixtures, e.g. .dev/students) adds the workbench's speed run (rand100k).
 set -u

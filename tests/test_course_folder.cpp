@@ -330,9 +330,27 @@ std::vector<std::string> lines_starting(const std::string& path, const std::stri
     return out;
 }
 
+/// Sets or unsets CUDA_VISIBLE_DEVICES for a scope, and puts the old value back.
+class VisibleDevices {
+public:
+    explicit VisibleDevices(const char* value) {
+        if (const char* old = std::getenv("CUDA_VISIBLE_DEVICES")) old_ = old, had_ = true;
+        if (value) setenv("CUDA_VISIBLE_DEVICES", value, 1);
+        else unsetenv("CUDA_VISIBLE_DEVICES");
+    }
+    ~VisibleDevices() {
+        if (had_) setenv("CUDA_VISIBLE_DEVICES", old_.c_str(), 1);
+        else unsetenv("CUDA_VISIBLE_DEVICES");
+    }
+
+private:
+    std::string old_;
+    bool had_ = false;
+};
+
 TEST_F(HostOnlyLayouts, StudentGpuIsTheWorkersVisibleDevice) {
     REQUIRE_NVCC();
-    unsetenv("CUDA_VISIBLE_DEVICES");
+    const VisibleDevices none(nullptr);
     auto on_3 = renderer("host_c", 3);  // --student-gpu 3: the worker's CUDA sees GPU 3 only
     render_frames(*on_3, make_scene("rgb", 0), 16, 16, 1);
     EXPECT_EQ(lines_starting(on_3->log_path(), "--- harness: on GPU"),
@@ -340,6 +358,17 @@ TEST_F(HostOnlyLayouts, StudentGpuIsTheWorkersVisibleDevice) {
     auto mine = renderer("host_b");  // no --student-gpu: the worker inherits ours (none here)
     render_frames(*mine, make_scene("rgb", 0), 16, 16, 1);
     EXPECT_TRUE(lines_starting(mine->log_path(), "--- harness: on GPU").empty());
+}
+
+TEST(StudentGpu, NumberedAsThisProcessSeesTheGpus) {
+    {
+        const VisibleDevices none(nullptr);
+        EXPECT_EQ(visible_device_for(1), "1");
+    }
+    const VisibleDevices slurm("2, 3");  // a job given physical GPUs 2 and 3: our 0 and 1
+    EXPECT_EQ(visible_device_for(0), "2");
+    EXPECT_EQ(visible_device_for(1), "3");
+    EXPECT_EQ(visible_device_for(2), "-1");  // past the list: no GPU at all, not physical GPU 2 (our 0)
 }
 
 Image cpuref_frame(const Scene& s, int w, int h) {

@@ -188,6 +188,23 @@ bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100
 
 }  // namespace
 
+std::string visible_device_for(int gpu) {
+    const char* mine = std::getenv("CUDA_VISIBLE_DEVICES");
+    if (!mine || !*mine) return std::to_string(gpu);
+    std::vector<std::string> ids;
+    std::string id;
+    for (const char* p = mine;; ++p) {
+        if (*p == ',' || *p == '\0') {
+            ids.push_back(id);
+            id.clear();
+            if (!*p) break;
+        } else if (*p != ' ') {
+            id += *p;
+        }
+    }
+    return gpu < static_cast<int>(ids.size()) ? ids[static_cast<size_t>(gpu)] : "-1";  // -1: CUDA shows no GPU
+}
+
 std::unique_ptr<StudentRenderer::Worker> StudentRenderer::spawn_worker() {
     SharedRegion status = SharedRegion::create(sizeof(WorkerStatus));
     ProcessOptions o;
@@ -195,7 +212,7 @@ std::unique_ptr<StudentRenderer::Worker> StudentRenderer::spawn_worker() {
     for (const auto& a : {options_.worker, status.name(), std::to_string(options_.device_memory_bytes)}) o.argv.push_back(a);
     o.log_path = options_.log_path;
     o.protocol_pipes = true;
-    if (options_.gpu >= 0) o.env.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(options_.gpu));
+    if (options_.gpu >= 0) o.env.push_back("CUDA_VISIBLE_DEVICES=" + visible_device_for(options_.gpu));
     return std::make_unique<Worker>(std::move(status), o);
 }
 

@@ -46,11 +46,20 @@ struct StudentOptions {
     /// synchronized (and its errors asked for) after the three calls, outside
     /// the timed part, where the course's binary reads the image back.
     bool course_sync_each_call = true;
-    /// The GPU the worker runs on (CUDA_VISIBLE_DEVICES in its environment;
+    /// The GPU the worker runs on, numbered as this process's CUDA numbers
+    /// them (visible_device_for: CUDA_VISIBLE_DEVICES in its environment;
     /// -1: the one this process would use). Another GPU than the window's
-    /// keeps a fault of the student's out of the window's driver stall.
+    /// keeps a fault of the student's out of the window's driver stall. The
+    /// memory budget is still sized from this process's GPU.
     int gpu = -1;
 };
+
+/// The CUDA_VISIBLE_DEVICES value that shows a child process GPU `gpu` as
+/// this process numbers it: entry `gpu` of this process's own
+/// CUDA_VISIBLE_DEVICES list when it has one (a Slurm job's "2,3": GPU 1 is
+/// "3"), else the number itself. Past the list: "-1", an id CUDA shows no
+/// GPU for (the child then says it finds none).
+std::string visible_device_for(int gpu);
 
 /// What went wrong in the student's code (exit code 5): what() is the whole
 /// sentence, e.g. "student renderer: CUDA error 700 (cudaErrorIllegalAddress),
