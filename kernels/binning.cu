@@ -233,23 +233,6 @@ void bin_loads_per_tile(const DeviceBuffer<unsigned int>& start, const DeviceBuf
         loads[t] = runs[map.bin_of(static_cast<int>(t) % s.tiles.tiles_x, static_cast<int>(t) / s.tiles.tiles_x)];
 }
 
-/// The frame's pair total, copied from the device; waits for it.
-unsigned long long wait_for_total(const unsigned long long* total, const PinnedHost<unsigned long long>& host,
-                                  cudaStream_t stream) {
-    CR_CUDA(cudaMemcpyAsync(host.get(), total, sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
-    CR_CUDA(cudaStreamSynchronize(stream));
-    return *host.get();
-}
-
-/// The timeline around a host wait that confirms a speculative frame: the
-/// frame's GPU work ends before the wait; a redo's first stage counts it.
-void close_frame(const BinContext& ctx) {
-    if (ctx.timeline) ctx.timeline->close(ctx.stream);
-}
-void reopen_frame(const BinContext& ctx) {
-    if (ctx.timeline) ctx.timeline->reopen();
-}
-
 /// A path's frame totals: the speculation (PairSpeculation, kernels/bin_plan.h),
 /// the last frame's pair total, and the host waits that read a total.
 class FrameTotals {
@@ -264,24 +247,26 @@ public:
     unsigned long long capacity() const { return spec_.capacity(); }
     /// Slots the speculative frame expects to leave unused.
     unsigned long long tail_hint() const { return spec_.capacity() - spec_.last_total(); }
-    /// Waits for the frame's total on the device.
+    /// The frame's pair total, copied from the device; waits for it.
     unsigned long long wait(const unsigned long long* total, const BinContext& ctx) {
-        return wait_for_total(total, host_, ctx.stream);
+        CR_CUDA(cudaMemcpyAsync(host_.get(), total, sizeof(unsigned long long), cudaMemcpyDeviceToHost, ctx.stream));
+        CR_CUDA(cudaStreamSynchronize(ctx.stream));
+        return *host_.get();
     }
     /// Records the frame's true total (its work counts; the next frame's room).
     void note(unsigned long long pairs) {
         pairs_ = static_cast<long long>(pairs);
         spec_.note_total(pairs);
     }
-    /// After a speculative pass binned with room for `capacity`: waits for the
-    /// true total; true when it fit (noted), else false with it in `pairs`
-    /// (the frame is binned again; the redo's first stage counts the wait).
-    bool confirm(const unsigned long long* total, unsigned long long capacity, const BinContext& ctx,
-                 unsigned long long& pairs) {
-        close_frame(ctx);
+    /// After a speculative pass binned with room for capacity(): waits for
+    /// the true total; true when it fit (noted), else false with it in
+    /// `pairs` (the frame is binned again). The frame's GPU work ends on the
+    /// timeline before the wait; a redo's first stage counts it.
+    bool confirm(const unsigned long long* total, const BinContext& ctx, unsigned long long& pairs) {
+        if (ctx.timeline) ctx.timeline->close(ctx.stream);
         pairs = wait(total, ctx);
-        if (pairs <= capacity) return note(pairs), true;
-        reopen_frame(ctx);
+        if (pairs <= spec_.capacity()) return note(pairs), true;
+        if (ctx.timeline) ctx.timeline->reopen();
         spec_.missed();
         return false;
     }
@@ -295,6 +280,23 @@ private:
     long long pairs_ = 0;
 };
 
+/// The shading pass over the per-bin lists `b`, binned with room for `room`
+/// entries: lists per bin of the plan's coarse x coarse tiles, the overflow
+/// check where `speculative_total` (the frame's true total, on the device)
+/// is given, and bin.split where planned.
+ShadePass pass_of(BinnedLists b, unsigned long long room, const unsigned long long* speculative_total,
+                  SplitStage& split, const BinningSetup& s, const BinContext& ctx) {
+    b.lists = per_bin(b.lists, s);
+    if (speculative_total) {
+        b.lists.total = speculative_total;
+        b.lists.capacity = room;
+    }
+    ShadePass p;
+    p.lists = s.plan.split ? split.split(s.tiles, b, room, ctx) : b.lists;
+    p.speculative = speculative_total != nullptr;
+    return p;
+}
+
 /// Each tile's list length from per-tile runs after bin.split, else from per-bin runs.
 void loads_of(const BinningSetup& s, const SplitStage& split, const DeviceBuffer<unsigned int>& bin_start,
               const DeviceBuffer<unsigned int>& bin_end, cudaStream_t stream, std::vector<int>& loads) {
@@ -305,7 +307,7 @@ void loads_of(const BinningSetup& s, const SplitStage& split, const DeviceBuffer
 /// Few circles: no binning, every tile scans every circle.
 class DirectPath final : public BinningPath {
 public:
-    explicit DirectPath(const BinningSetup& s, const BinContext& ctx) : setup_(s), ctx_(ctx) {}
+    explicit DirectPath(const BinningSetup& s) : setup_(s) {}
     ShadePass first_pass(const DeviceCircles& c) override {
         pairs_ = static_cast<long long>(c.count) * setup_.tiles.tile_count();
         ShadePass p;
@@ -327,7 +329,6 @@ public:
 
 private:
     BinningSetup setup_;
-    BinContext ctx_;
     long long pairs_ = 0;
 };
 
@@ -381,13 +382,12 @@ public:
     ShadePass first_pass(const DeviceCircles& c) override {
         stages_.scan(c, setup_.bins, ctx_);
         if (totals_.capacity() == 0) return start_batches(c, totals_.wait(stages_.total(), ctx_));
-        capacity_ = totals_.capacity();
-        return batch_pass(c, PairBatch{0, c.count, 0, capacity_, true, totals_.tail_hint()}, true, true);
+        return batch_pass(c, PairBatch{0, c.count, 0, totals_.capacity(), true, totals_.tail_hint()}, true, true);
     }
     bool next_pass(const DeviceCircles& c, ShadePass& pass) override {
         unsigned long long pairs = 0;
         if (pass.speculative) {
-            if (totals_.confirm(stages_.total(), capacity_, ctx_, pairs)) return false;
+            if (totals_.confirm(stages_.total(), ctx_, pairs)) return false;
             pass = start_batches(c, pairs);
             return true;
         }
@@ -433,17 +433,10 @@ private:
     /// bin.fill, bin.sort and bin.ranges of one batch, and bin.split where planned.
     ShadePass batch_pass(const DeviceCircles& c, const PairBatch& batch, bool first, bool last) {
         const int split_coarse = setup_.plan.split ? setup_.plan.coarse : 0;
-        BinnedLists b = stages_.fill_sort_ranges(c, setup_.bins, batch, setup_.fill_per_thread, split_coarse, ctx_);
-        b.lists = per_bin(b.lists, setup_);
-        if (batch.speculative) {
-            b.lists.total = stages_.total();
-            b.lists.capacity = batch.pairs;
-        }
-        ShadePass p;
-        p.lists = setup_.plan.split ? split_->split(setup_.tiles, b, batch.pairs, ctx_) : b.lists;
+        const BinnedLists b = stages_.fill_sort_ranges(c, setup_.bins, batch, setup_.fill_per_thread, split_coarse, ctx_);
+        ShadePass p = pass_of(b, batch.pairs, batch.speculative ? stages_.total() : nullptr, *split_, setup_, ctx_);
         p.first = first;
         p.last = last;
-        p.speculative = batch.speculative;
         return p;
     }
 
@@ -453,7 +446,6 @@ private:
     SplitStage own_split_;
     SplitStage* split_;
     FrameTotals totals_;
-    unsigned long long capacity_ = 0;  ///< the speculative pass's room
     std::vector<PairBatch> batches_;
     size_t next_ = 0;  ///< the next batch to bin
 };
@@ -471,13 +463,12 @@ public:
         in_fallback_ = false;
         stages_.count(c, setup_.bins, totals_.capacity() == 0, ctx_);
         if (totals_.capacity() == 0) return after_total(c, totals_.wait(stages_.total(), ctx_));
-        capacity_ = totals_.capacity();
-        return place_pass(c, capacity_, true);
+        return place_pass(c, totals_.capacity(), true);
     }
     bool next_pass(const DeviceCircles& c, ShadePass& pass) override {
         if (in_fallback_) return fallback_.next_pass(c, pass);
         unsigned long long pairs = 0;
-        if (!pass.speculative || totals_.confirm(stages_.total(), capacity_, ctx_, pairs)) return false;
+        if (!pass.speculative || totals_.confirm(stages_.total(), ctx_, pairs)) return false;
         pass = after_total(c, pairs);
         return true;
     }
@@ -501,16 +492,8 @@ private:
 
     /// bin.place with room for `capacity` entries, and bin.split where planned.
     ShadePass place_pass(const DeviceCircles& c, unsigned long long capacity, bool speculative) {
-        BinnedLists b = stages_.place(c, setup_.bins, capacity, ctx_);
-        b.lists = per_bin(b.lists, setup_);
-        if (speculative) {
-            b.lists.total = stages_.total();
-            b.lists.capacity = capacity;
-        }
-        ShadePass p;
-        p.lists = setup_.plan.split ? split_.split(setup_.tiles, b, capacity, ctx_) : b.lists;
-        p.speculative = speculative;
-        return p;
+        return pass_of(stages_.place(c, setup_.bins, capacity, ctx_), capacity, speculative ? stages_.total() : nullptr,
+                       split_, setup_, ctx_);
     }
 
     BinningSetup setup_;
@@ -519,14 +502,13 @@ private:
     SplitStage split_;  ///< declared before fallback_, which shares it
     SortedPath fallback_;
     FrameTotals totals_;
-    unsigned long long capacity_ = 0;  ///< the speculative pass's room
     bool in_fallback_ = false;  ///< the last frame took the sorting stages
 };
 
 }  // namespace
 
 std::unique_ptr<BinningPath> make_binning_path(const BinningSetup& s, const BinContext& ctx) {
-    if (s.plan.direct) return std::make_unique<DirectPath>(s, ctx);
+    if (s.plan.direct) return std::make_unique<DirectPath>(s);
     if (s.plan.compact) return std::make_unique<CompactPath>(s, ctx);
     if (s.plan.count) return std::make_unique<CountedPath>(s, ctx);
     return std::make_unique<SortedPath>(s, ctx, s.speculation);

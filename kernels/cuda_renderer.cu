@@ -150,7 +150,7 @@ public:
             w.coverage_tests = circles_.count * static_cast<long long>(width_) * height_;
             return w;
         }
-        if (!binning_ || !binned_since_setup_) return w;  // no frame since setup: nothing was binned yet
+        if (!binned_since_setup_) return w;  // no frame since setup: nothing was binned yet
         w.circle_tile_pairs = binning_->pairs();
         w.binning_redos = binning_->redos();
         w.path = binning_->path();
@@ -164,7 +164,7 @@ public:
     TileLoads tile_loads() override {
         if (!binned_kind()) return {};
         TileLoads t{grid_.tiles_x, grid_.tiles_y, grid_.tile, std::vector<int>(grid_.tile_count(), 0)};
-        if (!binning_ || !binned_since_setup_) return t;  // no frame since setup: no lists to read yet
+        if (!binned_since_setup_) return t;  // no frame since setup: no lists to read yet
         CR_CUDA(cudaStreamSynchronize(stream_.get()));
         binning_->tile_loads(circles_.view(), t.loads);
         return t;
@@ -284,7 +284,7 @@ private:
     TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles
     BinPlan plan_{};
     bool geom_stale_ = true;                ///< circles moved (or were uploaded) since bin.pack
-    bool binned_since_setup_ = false;       ///< a frame was binned by binning_ (its lists and counts are there)
+    bool binned_since_setup_ = false;       ///< binning_ binned a frame since setup (its lists and counts are there)
     mutable bool clear_pending_ = false;    ///< clear() deferred into the next shading launch
 };
 
