@@ -11,6 +11,7 @@
 #include "render/core/numbers.h"
 #include "render/core/output_file.h"
 #include "render/core/renderer.h"  // cr::NoCudaDeviceError
+#include "render/core/text.h"
 #include "render/options.h"
 #include "render/renderer_factory.h"
 #include "render/scene_source.h"

@@ -311,16 +311,12 @@ void Viewer::finish_automated_run(const FrameGeometry& g) {
     view_.quit = true;
 }
 
-void Viewer::print_progress(const std::array<double, kLoopPhases>& phases, Clock::time_point now) {
+void Viewer::print_progress(const std::array<double, kLoopPhases>& phases, double gap_ms, Clock::time_point now) {
     if (opt_.frames <= 0) return;  // automated runs only: a run stopped from outside still says which phase waits
     if (progress_from_ == Clock::time_point{}) progress_from_ = now;
     ++progress_frames_;
-    double frame_ms = 0;
-    for (size_t i = 0; i < phases.size(); ++i) {
-        progress_phase_ms_[i] += phases[i];
-        frame_ms += phases[i];
-    }
-    progress_longest_ms_ = std::max(progress_longest_ms_, frame_ms);
+    for (size_t i = 0; i < phases.size(); ++i) progress_phase_ms_[i] += phases[i];
+    progress_longest_ms_ = std::max(progress_longest_ms_, gap_ms);
     const double s = seconds_between(progress_from_, now);
     if (s < kProgressSeconds) return;
     const int student = bench_.lane().frames_rendered();
@@ -354,7 +350,7 @@ void Viewer::note_window_frame(const std::array<Clock::time_point, kLoopPhases>&
             longest_window_gap_ms_ = gap;
             longest_gap_phases_ms_ = phases;
         }
-        print_progress(phases, marks.back());
+        print_progress(phases, gap, marks.back());
     }
     last_window_frame_ = marks.back();
 }

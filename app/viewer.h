@@ -119,8 +119,10 @@ private:
     /// check, swap), summed for the means and kept for the longest gap.
     static constexpr int kLoopPhases = 7;
     void note_window_frame(const std::array<Clock::time_point, kLoopPhases>& marks);
-    /// Adds a frame's phases (ms) to the progress line's sums and prints it once kProgressSeconds have passed.
-    void print_progress(const std::array<double, kLoopPhases>& phases, Clock::time_point now);
+    /// Adds a frame's phases (ms) to the progress line's sums, and its gap
+    /// since the frame before (ms, the phases' sum) to its longest, and
+    /// prints it once kProgressSeconds have passed.
+    void print_progress(const std::array<double, kLoopPhases>& phases, double gap_ms, Clock::time_point now);
     /// True while an automated run's last frame is still due from the student's lane.
     bool waiting_for_student_frame();
     /// At the end of a --frames run: screenshot, frame dumps, summary.

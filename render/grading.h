@@ -3,6 +3,7 @@
 // the course reference binary's "Total:" line.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,14 @@ struct SceneRuns {
     std::optional<double> t_ref_ms;  ///< the minimum Total of the reference's runs so far
     int stu_runs = 0;                ///< runs of the student's renderer made
     std::optional<double> t_ms;      ///< their minimum Total so far
+
+    /// Counts one run of the reference that gave `ms` (its Total) into T_ref.
+    void add_reference_run(double ms) { keep_min(t_ref_ms, ms), ++ref_runs; }
+    /// Counts one run of the student's renderer that gave `ms` into T.
+    void add_student_run(double ms) { keep_min(t_ms, ms), ++stu_runs; }
+
+private:
+    static void keep_min(std::optional<double>& best, double ms) { best = best ? std::min(*best, ms) : ms; }
 };
 
 /// Which run `render grade` makes next.

@@ -50,20 +50,6 @@ unsigned long long parse_student_memory(const std::string& text) {
     return static_cast<unsigned long long>(gib * 1073741824.0);
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> out;
-    std::string cur;
-    for (char c : text + ",") {
-        if (c == ',') {
-            if (!cur.empty()) out.push_back(cur);
-            cur.clear();
-        } else if (c != ' ') {
-            cur += c;
-        }
-    }
-    return out;
-}
-
 void check_not_folder(const std::string& path) {
     if (classify_output(path) == OutputTarget::Folder)
         throw std::invalid_argument("cannot write '" + path + "': it is a folder");

@@ -11,6 +11,7 @@
 
 #include "render/core/output_file.h"
 #include "render/core/text.h"
+#include "render/grading.h"  // kCourseTimingRuns
 
 namespace fs = std::filesystem;
 
@@ -60,7 +61,7 @@ std::optional<CachedReferenceTimes> find_cached_reference_times(const std::strin
         if (!ms.is_number() || ms.get<double>() <= 0) continue;
         t.scenes[scene] = ms.get<double>();
         const auto r = runs.find(scene);
-        t.runs[scene] = r != runs.end() && r->is_number_integer() && r->get<int>() > 0 ? r->get<int>() : 3;
+        t.runs[scene] = r != runs.end() && r->is_number_integer() && r->get<int>() > 0 ? r->get<int>() : kCourseTimingRuns;
     }
     if (t.scenes.empty()) return std::nullopt;
     return t;

@@ -23,7 +23,7 @@ constexpr double kReferenceCacheHours = 12.0;
 /// (seconds since the epoch).
 struct CachedReferenceTimes {
     std::map<std::string, double> scenes;
-    std::map<std::string, int> runs;  ///< a scene missing here: 3 (entries of earlier versions)
+    std::map<std::string, int> runs;  ///< a scene missing here: kCourseTimingRuns (entries of earlier versions)
     int64_t measured_at = 0;
 };
 

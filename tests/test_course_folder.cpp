@@ -3,6 +3,7 @@
 // of every course layout (tests/students/layout_*) read and built with nvcc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -401,14 +402,12 @@ TEST_F(HostOnlyLayouts, EveryCourseTimingRunIsAFreshWorkerProcess) {
     auto r = renderer("host_c");
     const Scene s = make_scene("rgb", 0);
     for (int k = 0; k < 3; ++k) EXPECT_EQ(run_course_process(*r, s, 64, 64, FrameRange{0, 4}, "").counted, 4);
-    std::ifstream log(r->log_path());
     std::set<std::string> workers;
     int setups = 0;
-    for (std::string line; std::getline(log, line);)
-        if (line.rfind("--- harness: setup 64x64, scene rgb", 0) == 0) {
-            ++setups;
-            workers.insert(line.substr(line.rfind(' ') + 1));
-        }
+    for (const std::string& line : lines_starting(r->log_path(), "--- harness: setup 64x64, scene rgb")) {
+        ++setups;
+        workers.insert(line.substr(line.rfind(' ') + 1));
+    }
     EXPECT_EQ(setups, 3);
     EXPECT_EQ(workers.size(), 3u) << "a timing run reused a warm worker";
 }
@@ -421,11 +420,9 @@ TEST_F(HostOnlyLayouts, ACourseFrameTimedWithoutSynchronizingDrawsTheSameFrames)
     const Scene s = make_scene("rand10k", 7);
     // the worker says in its log where it would synchronize (CR_STUDENT_NO_CUDA_SYNC): once after each frame
     const auto sync_lines = [](const std::string& log, const std::string& after) {
-        std::ifstream in(log);
-        int n = 0;
-        for (std::string line; std::getline(in, line);)
-            n += line == "--- harness: no sync (test hook) after " + after;
-        return n;
+        const std::string said = "--- harness: no sync (test hook) after ";
+        const std::vector<std::string> lines = lines_starting(log, said);
+        return std::count(lines.begin(), lines.end(), said + after);
     };
     {
         StudentRenderer r(so);

@@ -33,6 +33,7 @@
 #include "render/class_report.h"
 #include "render/cli/class_work.h"
 #include "render/cli/commands.h"
+#include "render/core/text.h"
 #include "render/options.h"
 #include "render/renderer_factory.h"
 

@@ -8,6 +8,7 @@
 
 #include "render/cli/commands.h"
 #include "render/core/output_file.h"
+#include "render/core/text.h"
 #include "render/cpu/coalescence.h"
 #include "render/options.h"
 #include "render/scene_source.h"

@@ -28,6 +28,7 @@
 #include <tuple>
 
 #include "render/cli/commands.h"
+#include "render/core/text.h"
 #include "render/grade_checks.h"
 #include "render/core/output_file.h"
 #include "render/grading.h"
@@ -348,8 +349,7 @@ private:
             }
         }
         g_.ref_times.push_back(*t);
-        runs_.t_ref_ms = runs_.t_ref_ms ? std::min(*runs_.t_ref_ms, *t) : *t;
-        ++runs_.ref_runs;
+        runs_.add_reference_run(*t);
         return true;
     }
 
@@ -368,8 +368,7 @@ private:
         try {
             const double t = course_process_run(*student_, timed_, logs_);
             g_.t_times.push_back(t);
-            runs_.t_ms = runs_.t_ms ? std::min(*runs_.t_ms, t) : t;
-            ++runs_.stu_runs;
+            runs_.add_student_run(t);
             return true;
         } catch (const student::StudentFault& e) {  // as checker.py, which gets no time from such a run
             g_.t_error = e.what();

@@ -17,6 +17,7 @@
 
 #include "render/cli/commands.h"
 #include "render/core/output_file.h"
+#include "render/core/text.h"
 #include "render/options.h"
 #include "render/profile.h"
 #include "render/renderer_factory.h"

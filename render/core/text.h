@@ -27,6 +27,21 @@ inline std::vector<std::string> split_words(const std::string& s) {
     return out;
 }
 
+/// The non-empty parts of "a,b,c", spaces dropped ("2, 3" -> {"2", "3"}).
+inline std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : text + ",") {
+        if (c == ',') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else if (c != ' ') {
+            cur += c;
+        }
+    }
+    return out;
+}
+
 /// Every byte of the file at `path`, as read in binary mode ("" when it
 /// cannot be opened: a caller that must tell a missing file from an empty
 /// one checks first).

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "render/core/numbers.h"
+#include "render/core/text.h"
 #include "render/student/process.h"
 #include "render/student/shared_region.h"
 
@@ -191,17 +192,7 @@ bool means_no_gpu(int cuda_error) { return cuda_error == 35 || cuda_error == 100
 std::string visible_device_for(int gpu) {
     const char* mine = std::getenv("CUDA_VISIBLE_DEVICES");
     if (!mine || !*mine) return std::to_string(gpu);
-    std::vector<std::string> ids;
-    std::string id;
-    for (const char* p = mine;; ++p) {
-        if (*p == ',' || *p == '\0') {
-            ids.push_back(id);
-            id.clear();
-            if (!*p) break;
-        } else if (*p != ' ') {
-            id += *p;
-        }
-    }
+    const std::vector<std::string> ids = split_list(mine);
     return gpu < static_cast<int>(ids.size()) ? ids[static_cast<size_t>(gpu)] : "-1";  // -1: CUDA shows no GPU
 }
 
