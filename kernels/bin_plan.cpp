@@ -88,7 +88,10 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const int bins = coarse_grid(g, plan.coarse).tile_count();
     const bool masks_fit = bins <= static_cast<int>(kSplitBinIds);
     const bool stoppable = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && bounded;
-    plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && mean_coverage(s) >= kCoalesceDepth);
+    const double coverage = mean_coverage(s);
+    plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
+    plan.guess = plan.coalesce && o.guess_start;
+    plan.window_per_candidate = plan.guess ? kGuessHits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
     // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
     // make every kernel walk its whole lists
@@ -107,7 +110,7 @@ std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
                                  : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
     if (plan.strips) p += "; strip masks";
     if (plan.row_cull) p += "; row culling";
-    if (plan.coalesce) p += "; early stop";
+    if (plan.coalesce) p += plan.guess ? "; early stop, guessed start" : "; early stop";
     return p;
 }
 

@@ -35,6 +35,11 @@ struct BinPlan {
     bool strips = false;    ///< shading walks per-strip hit masks (16x16 tiles, 4 rows a thread)
     bool count = false;     ///< lists by the counting sort (bin.count/scan/place; then bin.split if `split`)
     bool coalesce = false;  ///< exact early stopping in the shading (tiled, persistent; 16x16 tiles, 4 rows)
+    /// With `coalesce`: the guessed start (CudaOptions::guess_start), whose
+    /// window is `window_per_candidate` x a list's length candidates
+    /// (kGuessHits / mean_coverage; 0 without it).
+    bool guess = false;
+    double window_per_candidate = 0;
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.

@@ -113,6 +113,14 @@ const std::vector<CudaOptionKey> kKeys = {
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
      "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.coalesce); }},
+    {"start", "walk|guess", "tiled, persistent (with the early stop)",
+     "where the early stop starts a tile: walk its list back (walk), or guess a window from the mean coverage",
+     [](const std::string& v, CudaOptions& o) {
+         const int i = word_index(v, {"walk", "guess"});
+         if (i < 0) return false;
+         o.guess_start = i == 1;
+         return true;
+     }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;

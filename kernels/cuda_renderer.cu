@@ -194,8 +194,9 @@ private:
     /// The plan's culling for small circles (kShadeRowCull or kShadeStripMask).
     int plan_cull() const { return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0); }
 
-    /// kShadeCoalesce when the plan stops early (exact kernels), else 0.
-    int stop_bit() const { return plan_.coalesce ? kShadeCoalesce : 0; }
+    /// kShadeCoalesce when the plan stops early (exact kernels), with
+    /// kShadeGuess for the guessed start; else 0.
+    int stop_bit() const { return plan_.coalesce ? kShadeCoalesce | (plan_.guess ? kShadeGuess : 0) : 0; }
 
     /// The shading's culling: the plan's, only with binned lists.
     int cull_bits(const TileLists& lists) const { return lists.list ? plan_cull() : 0; }
@@ -252,7 +253,8 @@ private:
         } else {
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
-                          persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0], bounds_};
+                          persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0], bounds_,
+                          static_cast<float>(plan_.window_per_candidate)};
             launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | cull_bits(lists) | stop_bit(), s);
         }
         if (!pass.speculative) clear_pending_ = false;

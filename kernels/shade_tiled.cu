@@ -347,13 +347,98 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
     store_strip(s, g, image);
 }
 
+// ---- Guessed start (VARIANT kCoalesce | kGuess) ----------------------------
+//
+// The same proof, a cheaper way to the start (scripts/probes/
+// tile_walk_model.cpp models both on the CPU). Step 1 above costs about a
+// third of the walk's instructions on the deep scenes, and its start is
+// rounded to a chunk anyway. Here there is no walk back:
+//   1. Window: the last `window` chunks of the tile's list, chunks counted
+//      from the list's END (so the last chunk is whole and the partial one
+//      is the first), `window` = the list's length x window_per_candidate
+//      (kGuessHits covering circles a pixel at the scene's mean coverage)
+//      / 64, at least 1.
+//   2. Forward, two trajectories, as above; after each chunk, a warp whose
+//      pixels' trajectories are all equal (__all_sync: warp-uniform) blends
+//      only one from then on: equal trajectories stay equal, so one of them
+//      is both. The warps of a block may differ; each warp's branch is
+//      uniform and both reach the same barriers.
+//   3. Decide: __syncthreads_and(every warp blended one, or its pixels'
+//      trajectories are equal): exact. Else the window doubles, down to the
+//      whole list from the pixels' own values (one trajectory, plain
+//      shading), exact by construction.
+
+/// Steps 2-3 of the guessed start for a window of `window` chunks of the
+/// tile's `chunks` (counted from the end); true when every pixel met (the
+/// same answer in every thread). Each try reads the incoming pixels again
+/// (the image is written only after the last): keeping them in registers
+/// across the tries made the compiler spill.
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                             Strip<ROWS>& s, const float4* image, bool from_background, int tx, int ty,
+                                             int64_t begin, int64_t end, int64_t chunks, int64_t window, ValueBounds b,
+                                             TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    const int64_t k0 = max(int64_t{0}, chunks - window);
+    bool one = k0 == 0;  // this warp blends one trajectory (the same in all its lanes)
+    load_incoming(s, c, g, image, from_background, s.acc);
+    float3 hi[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        if (!one) s.acc[r] = make_float4(b.lo, b.lo, b.lo, s.acc[r].w);
+        hi[r] = make_float3(b.hi, b.hi, b.hi);
+    }
+    const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
+    __syncthreads();  // the last try's list is no longer read
+    const int64_t first = end - (chunks - k0) * kThreads;  // may lie before `begin`: load_candidate skips those
+    Candidate next = load_candidate(c, lists, first + threadIdx.x, begin, end);
+    for (int64_t base = first, chunk = k0; base < end; base += kThreads, ++chunk) {
+        const Candidate cand = next;
+        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);
+        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
+        if (hits == 0) continue;
+        __syncthreads();  // the list is complete
+        if (one)
+            blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
+        else
+            for_each_hit<kThreads, ROWS, VARIANT, TILE>(
+                s, hits, g, sh, [&](int i) { blend_hit_twice<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hi, i, sh); });
+        __syncthreads();  // everyone is done with the list
+        if (!one) one = __all_sync(0xffffffffu, strip_all(s, g, met));
+    }
+    return __syncthreads_and(one || strip_all(s, g, met));
+}
+
+/// shade_tile with exact early stopping from a guessed start (see above).
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void shade_tile_guessed(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                                   float4* image, bool from_background, int tile_id,
+                                                   const StopParams& stop,
+                                                   TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
+    set_tile_centers(sh, g, tx, ty);
+    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
+    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
+    const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
+    int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
+    while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, chunks,
+                                                    window, stop.bounds, sh))
+        window *= 2;  // a window of the whole list starts from the pixels' own values: always met
+    store_strip(s, g, image);
+}
+
 /// One tile, with or without exact early stopping (VARIANT kCoalesce).
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                          float4* image, bool from_background, int tile_id, ValueBounds b,
+                                          float4* image, bool from_background, int tile_id, const StopParams& stop,
                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
-    if constexpr ((VARIANT & kCoalesce) != 0)
-        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, b, sh);
+    if constexpr ((VARIANT & kCoalesce) != 0 && (VARIANT & kGuess) != 0)
+        shade_tile_guessed<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
+    else if constexpr ((VARIANT & kCoalesce) != 0)
+        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop.bounds, sh);
     else
         shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, sh);
 }
@@ -363,20 +448,25 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// gets 1, which lets the compiler spend 88 registers a thread where it
 /// would choose 80: 10 blocks an SM instead of 12, but a faster loop
 /// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
-/// step 28). Every other kernel keeps the compiler's choice.
+/// step 28). Every other kernel but the guessed start (below) keeps the
+/// compiler's choice.
+/// The guessed start gets 8 (up to 128 registers a thread): with the
+/// compiler's choice it took 96 and spilled 12-44 bytes a thread (ptxas -v,
+/// nvcc 13.0), where the walk's kernels use up to 128 without spilling.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
+    if ((VARIANT & kGuess) != 0) return 8;
     return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && VARIANT == 0 ? 1 : 0;
 }
 
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
 __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, ROWS, SNOW, PERSISTENT, VARIANT>()))
     shade_tiles_kernel(DeviceCircles c, TileLists lists, TileGrid g, float4* image, bool from_background,
-                       unsigned int* tile_counter, const int* order, ValueBounds bounds) {
+                       unsigned int* tile_counter, const int* order, StopParams stop) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
     if (!PERSISTENT) {
-        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, bounds, sh);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, stop, sh);
         return;
     }
     const int tiles = g.tile_count();
@@ -386,15 +476,18 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
         const int tile = sh.tile;
         __syncthreads();  // everyone has read sh.tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, bounds, sh);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, stop, sh);
     }
 }
+
+/// The early stop's parameters of launch `l`.
+StopParams stop_params(const ShadeLaunch& l) { return StopParams{l.bounds, l.window_per_candidate}; }
 
 /// The teaching variants (16x16 tiles, 4 rows, tiled only; no early stop).
 template <bool SNOW>
 void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
                              int variant, cudaStream_t s) {
-    const ValueBounds none{};
+    const StopParams none{};
     if (variant == kSplitList)
         shade_tiles_kernel<16, 4, SNOW, false, kSplitList><<<g.tile_count(), 64, 0, s>>>(c, lists, g, image, bg, nullptr, nullptr, none);
     else if (variant == kWarpCull)
@@ -410,11 +503,13 @@ template <bool SNOW, int BITS>
 void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
     if (l.persistent)
         shade_tiles_kernel<16, 4, SNOW, true, BITS><<<l.blocks, 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
-                                                                          l.order, l.bounds);
+                                                                          l.order, stop_params(l));
     else
         shade_tiles_kernel<16, 4, SNOW, false, BITS><<<l.g.tile_count(), 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                   l.counter, nullptr, l.bounds);
-    check_launch(BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>" : "shade_tiles_kernel<16x16, 4 rows>");
+                                                                                   l.counter, nullptr, stop_params(l));
+    check_launch(BITS & kGuess      ? "shade_tiles_kernel<16x16, 4 rows, coalescing, guessed start>"
+                 : BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>"
+                                    : "shade_tiles_kernel<16x16, 4 rows>");
 }
 
 /// launch_16x4 for the culling bits `cull` (strip masks win over row culling).
@@ -431,22 +526,24 @@ void launch_variant(const ShadeLaunch& l, int variant, cudaStream_t s) {
     constexpr bool k16x4 = TILE == 16 && R == 4;
     const int cull = k16x4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
     const bool stop = k16x4 && (variant & kCoalesce) != 0;
-    variant &= ~(kRowCull | kStripMask | kCoalesce);
+    const bool guess = stop && (variant & kGuess) != 0;
+    variant &= ~(kRowCull | kStripMask | kCoalesce | kGuess);
     if (variant != 0) {
         if (!k16x4 || l.persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
                                         "kernel with tile=16 and rows=4 only");
         launch_teaching_variant<SNOW>(l.c, l.lists, l.g, l.image, l.bg, variant, s);
     } else if (k16x4) {
-        if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, s);
+        if (guess) launch_16x4_culled<SNOW, kCoalesce | kGuess>(l, cull, s);
+        else if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, s);
         else launch_16x4_culled<SNOW, 0>(l, cull, s);
     } else if (l.persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<l.blocks, kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
-                                                                            l.order, l.bounds);
+                                                                            l.order, stop_params(l));
         check_launch("shade_tiles_kernel<persistent>");
     } else {
         shade_tiles_kernel<TILE, R, SNOW, false><<<l.g.tile_count(), kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                     l.counter, nullptr, l.bounds);
+                                                                                     l.counter, nullptr, stop_params(l));
         check_launch("shade_tiles_kernel<tiled>");
     }
 }
@@ -475,7 +572,9 @@ template <int TILE, int R, bool SNOW>
 int occupancy_blocks(int cull) {
     constexpr int kThreads = TILE * TILE / R;
     if constexpr (TILE == 16 && R == 4)
-        return cull & kCoalesce ? occupancy_blocks_16x4<SNOW, kCoalesce>(cull) : occupancy_blocks_16x4<SNOW, 0>(cull);
+        return cull & kGuess      ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(cull)
+               : cull & kCoalesce ? occupancy_blocks_16x4<SNOW, kCoalesce>(cull)
+                                  : occupancy_blocks_16x4<SNOW, 0>(cull);
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }
 

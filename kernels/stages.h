@@ -260,7 +260,9 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// frame's deferred clear); persistent: `blocks` resident blocks pulling
 /// tiles from `counter` (must be 0), in `order` when not null (tile ids,
 /// heaviest first); tiled: one block a tile (blocks, counter, order unused).
-/// `bounds`: every value a pixel can hold (value_bounds), for the early stop.
+/// `bounds`: every value a pixel can hold (value_bounds), for the early stop;
+/// `window_per_candidate`: the guessed start's window, in candidates per
+/// candidate of a list (BinPlan::window_per_candidate; with kShadeGuess).
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;
@@ -272,6 +274,7 @@ struct ShadeLaunch {
     const int* order = nullptr;
     int blocks = 0;
     ValueBounds bounds{};
+    float window_per_candidate = 0.f;
 };
 
 /// shade_tiled.cu: the tiled and persistent shading of `l`. `rows` is the
@@ -279,8 +282,9 @@ struct ShadeLaunch {
 /// `variant`: a teaching variant of the tiled 16x16, 4-row kernel
 /// (CudaOptions::shade_variant; 0 = the default kernel; other shapes with a
 /// variant throw std::invalid_argument), or'ed with the plan's bits
-/// kShadeRowCull, kShadeStripMask and kShadeCoalesce (exact early
-/// stopping), which act on 16x16 tiles with 4 rows only.
+/// kShadeRowCull, kShadeStripMask, kShadeCoalesce (exact early stopping)
+/// and kShadeGuess (its guessed start), which act on 16x16 tiles with 4
+/// rows only.
 void launch_shade_tiled(const ShadeLaunch& l, int rows, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
 /// (persistent kernel). On grids of more than kOrderBlockTiles tiles it is

@@ -35,6 +35,15 @@ constexpr int kStripMask = kShadeStripMask;
 /// Exact early stopping (shade_tiled.cu, "Coalescence"): not a layout bit,
 /// but it rides in the same template parameter.
 constexpr int kCoalesce = kShadeCoalesce;
+/// With kCoalesce: the guessed start (shade_tiled.cu, "Guessed start").
+constexpr int kGuess = kShadeGuess;
+
+/// The early stop's parameters: every value a pixel can hold, and the
+/// guessed start's window per candidate of a list (ShadeLaunch).
+struct StopParams {
+    ValueBounds bounds{};
+    float window_per_candidate = 0.f;
+};
 
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive

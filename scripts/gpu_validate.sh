@@ -25,6 +25,11 @@
 #                tiled, persistent and ftb on rand100k and fireworks frames 0:3
 #                at 512 under each of gpu_sanitize.sh's path-forcing option sets
 #                and two that send the counting sort's frames to its fallback
+#   PART=guess   issue 30's guessed start (CR_CUDA_OPTIONS start=guess): the
+#                early-stop GPU tests, tiled/persistent --check on every scene
+#                with it (where planned) and forced (stop=on), a bench of the
+#                deep scenes with and without it, compute-sanitizer through its
+#                three kernels (no culling, strip masks, row culling)
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -301,7 +306,34 @@ part_pathcheck() {
   say "path checks (512, frames 0:3): $ok of $n PASS"
 }
 
+part_guess() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  timeout 300 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuCoalesce*' > "$L/gpu_coalesce.txt" 2>&1
+  say "GpuCoalesce rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_coalesce.txt" | tr '\n' ' ')"
+  local o k s
+  for o in start=guess stop=on,start=guess; do for k in tiled persistent; do
+    ( for s in $SCENES; do
+        CR_CUDA_OPTIONS=$o $R --scene $s -r $k --check > "$L/gcheck_${o}_${k}_$s.txt" 2>&1
+        echo "$o $k $s rc=$? $(tail -n 1 "$L/gcheck_${o}_${k}_$s.txt")"
+      done ) > "$L/gchecks_${o}_$k.txt" &
+  done; done
+  wait
+  say "guess checks at 1024: $(cat "$L"/gchecks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/gchecks_*.txt | wc -l) PASS"
+  cat "$L"/gchecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  local deep=rand100k,biglittle,littlebig,rand1M,rand10k
+  $R bench --repeat 5 --renderers tiled,persistent --scenes $deep --json "$L/bench_walk.json" > "$L/bench_walk.txt" 2>/dev/null
+  CR_CUDA_OPTIONS=start=guess $R bench --repeat 5 --renderers tiled,persistent --scenes $deep --json "$L/bench_guess.json" \
+    --compare "$L/bench_walk.json" > "$L/bench_guess.txt" 2>/dev/null
+  say "walk:"; say "$(grep -E '^(rand|big|little)' "$L/bench_walk.txt" | grep -v '=')"
+  say "guess:"; say "$(grep -E '^(rand|big|little)' "$L/bench_guess.txt" | grep -v '=')"
+  cp "$L"/bench_walk.* "$L"/bench_guess.* "$OUT/" 2>/dev/null
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
+    SANITIZE_OPTIONS="stop=on,start=guess stop=on,start=guess,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
+    sanitize guess
+}
+
 case "${PART:-check}" in
+  guess) part_guess ;;
   pathcheck) part_pathcheck ;;
   paths) part_paths ;;
   final) part_final ;;

@@ -112,6 +112,30 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off", 16384, 16384), "sorted 2x2-tile bins");
 }
 
+TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
+    const TileGrid g = make_tile_grid(1024, 1024, 16);
+    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
+        return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
+    };
+    const BinPlan deep = plan("rand100k", KernelKind::Tiled, "start=guess");
+    EXPECT_TRUE(deep.coalesce);
+    EXPECT_TRUE(deep.guess);
+    // kGuessHits circles a pixel at rand100k's sampled mean coverage (878.0, above): 45 / 878.0
+    EXPECT_NEAR(deep.window_per_candidate, 45.0 / 878.0, 1e-4);
+    EXPECT_EQ(planned_path(deep), "counting sort, 4x4-tile bins; early stop, guessed start");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess"),
+              "counting sort, 4x4-tile bins, split; early stop, guessed start");
+    // no early stop, no guess: a shallow scene, stop=off, ftb (its own stop)
+    for (const BinPlan& p : {plan("rand10k", KernelKind::Tiled, "start=guess"),
+                             plan("rand100k", KernelKind::Tiled, "start=guess,stop=off"),
+                             plan("rand100k", KernelKind::FrontToBack, "start=guess,stop=on")}) {
+        EXPECT_FALSE(p.guess);
+        EXPECT_EQ(p.window_per_candidate, 0.0);
+    }
+    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "").guess);  // the walk back stays the default
+    EXPECT_THROW(parse_cuda_options("start=on"), std::invalid_argument);
+}
+
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
     BinPlan p;
     p.coarse = 4;
@@ -136,14 +160,14 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 39u);
-    EXPECT_EQ(cuda_option_keys().size(), 20u);
+    EXPECT_EQ(words, 41u);
+    EXPECT_EQ(cuda_option_keys().size(), 21u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     const CudaOptions o = parse_cuda_options(
         "tile=8,direct=0,batch=100000,memlimit_mib=64,fill=thread,spec=tight,coarse=2,bins=sort,compact=5,"
-        "rowcull=on,strips=off,split=off,count=on,order=off,chunks=32,stop=off");
+        "rowcull=on,strips=off,split=off,count=on,order=off,chunks=32,stop=off,start=guess");
     EXPECT_EQ(o.tile_size, 8);
     EXPECT_EQ(o.direct_limit, 0);
     EXPECT_EQ(o.max_pairs_per_batch, 100000);
@@ -160,6 +184,8 @@ TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     EXPECT_EQ(o.order, Choice::Off);
     EXPECT_EQ(o.count_chunks_per_sm, 32);
     EXPECT_EQ(o.coalesce, Choice::Off);
+    EXPECT_TRUE(o.guess_start);
+    EXPECT_FALSE(parse_cuda_options("start=guess,start=walk").guess_start);
     EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
     EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
     EXPECT_EQ(parse_cuda_options("coarse=4").coarse, 4);

@@ -1,0 +1,369 @@
+// A CPU model of the exact kernels' early stop (kernels/shade_tiled.cu,
+// "Coalescence"), tile by tile, to predict what a change to the walk saves
+// before it is written for the GPU (issue 30). No GPU needed.
+//
+// For each 16x16 tile of a scene at 1024x1024 it rebuilds the candidate
+// list the GPU path hands the tile (circles listed for its bin of
+// `coarse` x `coarse` tiles, or for the tile itself when the lists are
+// split), cuts it into chunks of 64 candidates (the block's 64 threads),
+// and walks it two ways:
+//   now:   the kernel as it is: chunks counted from the list's start; walk
+//          back chunk by chunk, each pixel's gap halving per covering hit,
+//          until every gap < 2^-32; then forward from that chunk blending
+//          two trajectories to the end (retry with twice the window if they
+//          did not meet);
+//   guess: no walk back; chunks counted from the list's end; start G chunks
+//          from the end, G from the list's length and the scene's mean
+//          coverage (enough candidates for `want` covering hits a pixel on
+//          average); a warp blends two trajectories until all its pixels'
+//          trajectories are equal at a chunk's end, then one; retry with
+//          twice the window if some pixel did not meet.
+// It counts, per frame, the chunks compacted, the hits listed and the hit x
+// thread steps of each kind (a thread owns 4 pixels of a column), checks
+// that every pixel's result equals the full blend's bits, and prints an
+// instruction estimate of both walks (per thread-hit step: shrink 20, two
+// trajectories 44, one 32; per thread-chunk compaction 40; per hit listed
+// 70, spread over the block; per thread-chunk merge check 14: estimates
+// read off the source, not measured).
+//
+// Build and run (from the project root, after scripts/setup.sh):
+//   g++ -O2 -fopenmp -std=c++17 -I. scripts/probes/tile_walk_model.cpp
+//       build/libcr_scenes.a build/libcr_core.a -o /tmp/tile_walk_model
+//   /tmp/tile_walk_model [want=45] [check=N] rand100k:4:0 biglittle:4:0 littlebig:4:0 rand1M:4:1
+// (scene:coarse:split, the paths plan_binning takes at 1024x1024; want: the
+// guess's covering circles a pixel, kGuessHits; check: a warp's merge check
+// every N hits inside a chunk too). A third walk, "walk-lite", walks back
+// following one pixel of each thread's four (printed below each scene).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "render/core/coalesce.h"
+#include "render/core/shading.h"
+#include "render/core/tile_math.h"
+#include "scenes/scene.h"
+
+using namespace cr;
+
+namespace {
+
+constexpr int kSize = 1024, kTile = 16, kThreads = 64;
+constexpr float kGapDone = 0x1p-32f;
+int g_check_every = 1 << 20;  ///< hits between a warp's merge checks inside a chunk (check=N)
+
+struct Counts {
+    long long chunks = 0, hits = 0, shrink = 0, twice = 0, once = 0, checks = 0, retries = 0, wrong = 0;
+    double estimate() const {
+        return 40.0 * chunks + 70.0 * hits / kThreads + 20.0 * shrink + 44.0 * twice + 32.0 * once + 14.0 * checks;
+    }
+};
+
+/// The circles listed for each tile (input order): per bin of coarse x
+/// coarse tiles, or per tile when split.
+std::vector<std::vector<int>> tile_lists(const Scene& s, int coarse, bool split) {
+    const TileGrid fine = make_tile_grid(kSize, kSize, kTile);
+    const TileGrid bins = make_tile_grid(kSize, kSize, kTile * coarse);
+    const TileGrid& g = split ? fine : bins;
+    std::vector<std::vector<int>> per(g.tile_count());
+    const float inv = 1.f / kSize;
+    for (size_t i = 0; i < s.count(); ++i)
+        for_each_listed_tile(s.x[i], s.y[i], s.radius[i], g, inv, inv, [&](int b) { per[b].push_back(int(i)); });
+    std::vector<std::vector<int>> lists(fine.tile_count());
+    for (int t = 0; t < fine.tile_count(); ++t) {
+        const int tx = t % fine.tiles_x, ty = t / fine.tiles_x;
+        lists[t] = split ? per[t] : per[(ty / coarse) * bins.tiles_x + tx / coarse];
+    }
+    return lists;
+}
+
+struct TileWork {
+    std::vector<int> hit_circle;        // the tile's hits, in input order
+    std::vector<int> hit_chunk_front;   // chunk of each hit, chunks counted from the list's start
+    std::vector<int> hit_chunk_back;    // chunks counted from the list's end (chunk 0 the first, partial)
+    int chunks_front = 0, chunks_back = 0;
+    std::vector<std::vector<int>> cover;  // per pixel (row-major in the tile): indices into hit_circle
+};
+
+TileWork tile_work(const Scene& s, const std::vector<int>& list, int tx, int ty) {
+    const TileGrid g = make_tile_grid(kSize, kSize, kTile);
+    const float inv = 1.f / kSize;
+    TileWork w;
+    const int n = int(list.size());
+    w.chunks_front = (n + kThreads - 1) / kThreads;
+    w.chunks_back = w.chunks_front;
+    const int pad = w.chunks_back * kThreads - n;  // the first chunk from the end's count is partial
+    for (int k = 0; k < n; ++k) {
+        const int i = list[k];
+        const PixelBox box = circle_pixel_box(s.x[i], s.y[i], s.radius[i], kSize, kSize);
+        if (!circle_touches_tile(s.x[i], s.y[i], s.radius[i], box, g, tx, ty, inv, inv)) continue;
+        w.hit_circle.push_back(i);
+        w.hit_chunk_front.push_back(k / kThreads);
+        w.hit_chunk_back.push_back((k + pad) / kThreads);
+    }
+    w.cover.resize(kTile * kTile);
+    for (int p = 0; p < kTile * kTile; ++p) {
+        const float cx = pixel_center(tx * kTile + p % kTile, inv), cy = pixel_center(ty * kTile + p / kTile, inv);
+        for (int h = 0; h < int(w.hit_circle.size()); ++h) {
+            const int i = w.hit_circle[h];
+            if (covers(center_distance2(s.x[i], s.y[i], cx, cy), s.radius[i])) w.cover[p].push_back(h);
+        }
+    }
+    return w;
+}
+
+Fragment frag(const Scene& s, int i) { return shade_flat(s.r[i], s.g[i], s.b[i]); }
+
+/// The full blend of pixel p's covering hits from the white background.
+void full_pixel(const Scene& s, const TileWork& w, int p, float out[3]) {
+    float a = 1.f;
+    out[0] = out[1] = out[2] = 1.f;
+    for (int h : w.cover[p]) blend(out[0], out[1], out[2], a, frag(s, w.hit_circle[h]));
+}
+
+/// Runs pixel p's two trajectories over its hits with index >= first_hit;
+/// returns the index (into cover[p]) after which they were equal, or -1;
+/// `out`: the lo trajectory's end.
+int trajectories(const Scene& s, const TileWork& w, int p, int first_hit, ValueBounds b, float out[3]) {
+    Trajectories t = start_trajectories(b.lo, b.hi);
+    int merged = -1;
+    const auto& c = w.cover[p];
+    for (int k = 0; k < int(c.size()); ++k) {
+        if (c[k] < first_hit) continue;
+        if (blend_trajectories(t, frag(s, w.hit_circle[c[k]])) && merged < 0) merged = c[k];
+    }
+    if (first_hit == 0) {  // from the pixel's own incoming value: exact by construction
+        full_pixel(s, w, p, out);
+        return 0;
+    }
+    std::copy(t.lo, t.lo + 3, out);
+    return merged;
+}
+
+int first_hit_of_chunk(const std::vector<int>& chunk_of_hit, int k0) {
+    return int(std::lower_bound(chunk_of_hit.begin(), chunk_of_hit.end(), k0) - chunk_of_hit.begin());
+}
+
+/// The kernel as it is (see the file comment).
+void walk_now(const Scene& s, const TileWork& w, ValueBounds b, Counts& c) {
+    std::vector<float> gap(kTile * kTile, b.hi - b.lo);
+    int k0 = 0;
+    for (int k = w.chunks_front - 1; k >= 0; --k) {
+        if (std::all_of(gap.begin(), gap.end(), [](float v) { return v < kGapDone; })) {
+            k0 = k + 1;
+            break;
+        }
+        const int h0 = first_hit_of_chunk(w.hit_chunk_front, k), h1 = first_hit_of_chunk(w.hit_chunk_front, k + 1);
+        ++c.chunks;
+        c.hits += h1 - h0;
+        c.shrink += (h1 - h0) * kThreads;
+        for (int p = 0; p < kTile * kTile; ++p)
+            for (int h : w.cover[p])
+                if (h >= h0 && h < h1) gap[p] *= .5f;
+    }
+    for (;;) {
+        const int first = first_hit_of_chunk(w.hit_chunk_front, k0);
+        const int hits = int(w.hit_circle.size()) - first;
+        c.chunks += w.chunks_front - k0;
+        c.hits += hits;
+        c.twice += hits * kThreads;
+        bool met = true;
+        for (int p = 0; p < kTile * kTile && met; ++p) {
+            float v[3];
+            met = trajectories(s, w, p, first, b, v) >= 0;
+        }
+        if (met || k0 == 0) break;
+        ++c.retries;
+        k0 = std::max(0, w.chunks_front - 2 * std::max(1, w.chunks_front - k0));
+    }
+}
+
+/// Forward from `window` chunks before the list's end (chunks counted from
+/// the end), a warp blending one trajectory once its pixels met; the window
+/// doubles until every pixel met.
+void forward_single(const Scene& s, const TileWork& w, ValueBounds b, int window, Counts& c) {
+    for (;;) {
+        const int k0 = std::max(0, w.chunks_back - window);
+        const int first = first_hit_of_chunk(w.hit_chunk_back, k0);
+        // per pixel: the hit after which its trajectories are equal
+        std::vector<int> merged(kTile * kTile);
+        bool met = true;
+        for (int p = 0; p < kTile * kTile; ++p) {
+            float v[3], ref[3];
+            merged[p] = trajectories(s, w, p, first, b, v);
+            if (merged[p] < 0) met = false;
+            full_pixel(s, w, p, ref);
+            if (merged[p] >= 0 && (v[0] != ref[0] || v[1] != ref[1] || v[2] != ref[2])) ++c.wrong;
+        }
+        c.chunks += w.chunks_back - k0;
+        c.checks += (w.chunks_back - k0) * kThreads;
+        c.hits += int(w.hit_circle.size()) - first;
+        // a warp checks its pixels after every kCheckEvery-th hit of a chunk and at the chunk's end
+        const int total = int(w.hit_circle.size());
+        const auto is_check = [&](int h) {
+            const int in_chunk = h - first_hit_of_chunk(w.hit_chunk_back, w.hit_chunk_back[h]);
+            return (in_chunk + 1) % g_check_every == 0 || h + 1 == total || w.hit_chunk_back[h + 1] != w.hit_chunk_back[h];
+        };
+        for (int h = first; h < total; ++h) c.checks += is_check(h) ? kThreads : 0;
+        for (int warp = 0; warp < 2; ++warp) {  // warp 0: rows 0-7, warp 1: rows 8-15
+            int single_from = total;             // first hit blended once
+            if (met && k0 > 0) {
+                int last = -1;
+                for (int p = warp * 128; p < warp * 128 + 128; ++p) last = std::max(last, merged[p]);
+                single_from = std::max(first, last);
+                while (single_from < total && !is_check(single_from)) ++single_from;
+                single_from = std::min(total, single_from + 1);
+            }
+            if (k0 == 0) single_from = first;  // from the pixels' own values: one trajectory
+            c.twice += (single_from - first) * 32;
+            c.once += (total - single_from) * 32;
+        }
+        if (met || k0 == 0) break;
+        ++c.retries;
+        window *= 2;
+    }
+}
+
+/// The guessed start (see the file comment).
+void walk_guess(const Scene& s, const TileWork& w, ValueBounds b, double want, double coverage, Counts& c) {
+    const double candidates = want * double(w.chunks_back * kThreads) / std::max(1.0, coverage);
+    forward_single(s, w, b, std::max(1, int(std::ceil(candidates / kThreads))), c);
+}
+
+/// The walk back on a sample: each thread tracks the gap of its strip's
+/// first pixel only (tile rows 0, 4, 8, 12), chunks counted from the end;
+/// then forward_single. `lite` counts its shrink steps (a quarter of the
+/// pixels: about 11 instructions a thread-hit instead of 20).
+void walk_lite(const Scene& s, const TileWork& w, ValueBounds b, Counts& c, long long& lite) {
+    std::vector<float> gap(kTile * kTile, b.hi - b.lo);
+    int window = w.chunks_back;
+    for (int k = w.chunks_back - 1; k >= 0; --k) {
+        bool done = true;
+        for (int p = 0; p < kTile * kTile; p += 1) done = done && ((p / kTile) % 4 != 0 || gap[p] < kGapDone);
+        if (done) {
+            window = w.chunks_back - (k + 1);
+            break;
+        }
+        const int h0 = first_hit_of_chunk(w.hit_chunk_back, k), h1 = first_hit_of_chunk(w.hit_chunk_back, k + 1);
+        ++c.chunks;
+        c.hits += h1 - h0;
+        lite += (h1 - h0) * kThreads;
+        for (int p = 0; p < kTile * kTile; ++p)
+            for (int h : w.cover[p])
+                if (h >= h0 && h < h1) gap[p] *= .5f;
+    }
+    forward_single(s, w, b, std::max(1, window), c);
+}
+
+/// Snow's divergence (mode diverge:scene:coarse:split): the blend loop
+/// shades row r of a warp's 4 (two 16-pixel rows a row index) when any of
+/// its 32 pixels is covered, so a warp runs the snow math once per (hit,
+/// row index) with any covered lane; packing the covered pixels of a (hit,
+/// warp) onto the lanes would run it ceil(covered / 32) times.
+struct Divergence {
+    long long covered = 0, row_runs = 0, packed_runs = 0, warp_hits = 0;
+};
+
+void count_divergence(const TileWork& w, Divergence& d) {
+    const int n = int(w.hit_circle.size());
+    std::vector<std::vector<char>> cov(kTile * kTile, std::vector<char>(n, 0));
+    for (int p = 0; p < kTile * kTile; ++p)
+        for (int h : w.cover[p]) cov[p][h] = 1;
+    for (int h = 0; h < n; ++h)
+        for (int warp = 0; warp < 2; ++warp) {
+            int in_warp = 0;
+            for (int r = 0; r < 4; ++r) {
+                int lanes = 0;
+                for (int half = 0; half < 2; ++half)  // lanes 0-15: strip rows warp*8 + r, lanes 16-31: + 4
+                    for (int x = 0; x < kTile; ++x) lanes += cov[(warp * 8 + half * 4 + r) * kTile + x][h];
+                d.row_runs += lanes > 0;
+                in_warp += lanes;
+            }
+            d.covered += in_warp;
+            d.packed_runs += (in_warp + 31) / 32;
+            ++d.warp_hits;
+        }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const double want = argc > 1 && std::string(argv[1]).rfind("want=", 0) == 0 ? std::atof(argv[1] + 5) : 45.0;
+    std::printf("scene path | now: chunks hits shrink twice retries est | guess(want %.0f): chunks hits twice once "
+                "retries wrong est | est ratio\n",
+                want);
+    for (int a = 1; a < argc; ++a) {
+        std::string arg = argv[a];
+        if (arg.rfind("want=", 0) == 0) continue;
+        if (arg.rfind("check=", 0) == 0) {
+            g_check_every = std::atoi(arg.c_str() + 6);
+            continue;
+        }
+        const bool diverge = arg.rfind("diverge:", 0) == 0;
+        if (diverge) arg = arg.substr(8);
+        const size_t c1 = arg.find(':'), c2 = arg.rfind(':');
+        const std::string name = arg.substr(0, c1);
+        const int coarse = std::atoi(arg.substr(c1 + 1, c2 - c1 - 1).c_str());
+        const bool split = arg.substr(c2 + 1) == "1";
+        const Scene s = make_scene(name);
+        const ValueBounds b = value_bounds(s);
+        double coverage = 0;  // mean_coverage's figure, over all circles
+        for (size_t i = 0; i < s.count(); ++i) coverage += 3.14159265358979 * s.radius[i] * s.radius[i];
+        coverage *= double(kSize) * kSize / (double(kSize) * kSize);  // normalized units: the image is 1 x 1
+        const auto lists = tile_lists(s, coarse, split);
+        const TileGrid g = make_tile_grid(kSize, kSize, kTile);
+        if (diverge) {
+            std::vector<Divergence> per(g.tile_count());
+#pragma omp parallel for schedule(dynamic)
+            for (int t = 0; t < g.tile_count(); ++t) count_divergence(tile_work(s, lists[t], t % g.tiles_x, t / g.tiles_x), per[t]);
+            Divergence d;
+            for (const Divergence& x : per)
+                d.covered += x.covered, d.row_runs += x.row_runs, d.packed_runs += x.packed_runs, d.warp_hits += x.warp_hits;
+            std::printf("%s divergence: warp x hit %lld, covered pixels %lld (%.1f a warp x hit), snow math runs "
+                        "row by row %lld (%.2f a warp x hit, %.1f%% of lanes useful), packed %lld (%.2f, %.1f%%)\n",
+                        name.c_str(), d.warp_hits, d.covered, double(d.covered) / d.warp_hits, d.row_runs,
+                        double(d.row_runs) / d.warp_hits, 100.0 * d.covered / (32.0 * d.row_runs), d.packed_runs,
+                        double(d.packed_runs) / d.warp_hits, 100.0 * d.covered / (32.0 * d.packed_runs));
+            continue;
+        }
+        std::vector<Counts> now(g.tile_count()), guess(g.tile_count()), lite(g.tile_count()), full(g.tile_count());
+        std::vector<long long> lite_steps(g.tile_count());
+#pragma omp parallel for schedule(dynamic)
+        for (int t = 0; t < g.tile_count(); ++t) {
+            const TileWork w = tile_work(s, lists[t], t % g.tiles_x, t / g.tiles_x);
+            // the list's candidates per covering hit of a pixel, on average over the scene
+            const double per_pixel = coverage;
+            full[t].chunks = w.chunks_front;  // no early stop: every chunk, every hit blended once
+            full[t].hits = int(w.hit_circle.size());
+            full[t].once = full[t].hits * kThreads;
+            walk_now(s, w, b, now[t]);
+            walk_guess(s, w, b, want, per_pixel, guess[t]);
+            walk_lite(s, w, b, lite[t], lite_steps[t]);
+        }
+        Counts n, q, l, f;
+        long long ls = 0;
+        for (int t = 0; t < g.tile_count(); ++t) {
+            const Counts& x = now[t];
+            const Counts& y = guess[t];
+            n.chunks += x.chunks, n.hits += x.hits, n.shrink += x.shrink, n.twice += x.twice, n.retries += x.retries;
+            q.chunks += y.chunks, q.hits += y.hits, q.twice += y.twice, q.once += y.once, q.retries += y.retries;
+            q.checks += y.checks, q.wrong += y.wrong;
+            f.chunks += full[t].chunks, f.hits += full[t].hits, f.once += full[t].once;
+            const Counts& z = lite[t];
+            l.chunks += z.chunks, l.hits += z.hits, l.twice += z.twice, l.once += z.once, l.retries += z.retries;
+            l.checks += z.checks, l.wrong += z.wrong, ls += lite_steps[t];
+        }
+        std::printf("%s %dx%d%s | %lld %lld %lld %lld %lld %.3g | %lld %lld %lld %lld %lld %lld %.3g | %.2f\n",
+                    name.c_str(), coarse, coarse, split ? " split" : "", n.chunks, n.hits, n.shrink, n.twice,
+                    n.retries, n.estimate(), q.chunks, q.hits, q.twice, q.once, q.retries, q.wrong, q.estimate(),
+                    q.estimate() / n.estimate());
+        std::printf("   no early stop: chunks %lld hits %lld once %lld est %.3g | walk back / it %.2f, guess / it %.2f\n",
+                    f.chunks, f.hits, f.once, f.estimate(), n.estimate() / f.estimate(), q.estimate() / f.estimate());
+        const double lite_est = l.estimate() + 11.0 * ls;
+        std::printf("   walk-lite: chunks %lld hits %lld shrink(lite) %lld twice %lld once %lld retries %lld wrong %lld est %.3g | %.2f\n",
+                    l.chunks, l.hits, ls, l.twice, l.once, l.retries, l.wrong, lite_est, lite_est / n.estimate());
+        std::fflush(stdout);
+    }
+}
