@@ -450,12 +450,14 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
 /// step 28). Every other kernel but the guessed start (below) keeps the
 /// compiler's choice.
-/// The guessed start gets 8 (up to 128 registers a thread): with the
-/// compiler's choice it took 96 and spilled 12-44 bytes a thread (ptxas -v,
-/// nvcc 13.0), where the walk's kernels use up to 128 without spilling.
+/// The guessed start gets 10 (up to 102 registers a thread): with the
+/// compiler's choice its kernels took 96 registers and spilled 12-44 bytes
+/// a thread; with 10 they take 86-96 and spill nothing (ptxas -v, nvcc
+/// 13.0): 10 blocks an SM, where the walk back's 124-128 registers allow 8.
+/// (12 blocks, 85 registers, spills 8-56 bytes.)
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
-    if ((VARIANT & kGuess) != 0) return 8;
+    if ((VARIANT & kGuess) != 0) return 10;
     return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && VARIANT == 0 ? 1 : 0;
 }
 
