@@ -91,7 +91,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const double coverage = mean_coverage(s);
     plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
     plan.guess = plan.coalesce && o.guess_start;
-    plan.window_per_candidate = plan.guess ? kGuessHits / std::max(1.0, coverage) : 0.0;
+    plan.window_per_candidate = plan.guess ? o.guess_hits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
     // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
     // make every kernel walk its whole lists

@@ -37,7 +37,7 @@ struct BinPlan {
     bool coalesce = false;  ///< exact early stopping in the shading (tiled, persistent; 16x16 tiles, 4 rows)
     /// With `coalesce`: the guessed start (CudaOptions::guess_start), whose
     /// window is `window_per_candidate` x a list's length candidates
-    /// (kGuessHits / mean_coverage; 0 without it).
+    /// (CudaOptions::guess_hits / mean_coverage; 0 without it).
     bool guess = false;
     double window_per_candidate = 0;
 };

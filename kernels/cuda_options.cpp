@@ -121,6 +121,12 @@ const std::vector<CudaOptionKey> kKeys = {
          o.guess_start = i == 1;
          return true;
      }},
+    {"window", "1..1000", "tiled, persistent (start=guess)",
+     "the guessed start's window: covering circles a pixel, on average (small values force second tries)",
+     [](const std::string& v, CudaOptions& o) {
+         long long n = 0;
+         return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
+     }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;

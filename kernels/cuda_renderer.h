@@ -34,6 +34,15 @@ inline bool chosen(Choice c, bool automatic) { return c == Choice::On || (c == C
 /// How binning sizes its pair buffers (CudaOptions::speculation).
 enum class Speculation { Off, Slack, Tight };
 
+/// The guessed start's window (CudaOptions::guess_hits' default): enough of
+/// a tile's list's end for this many circles covering a pixel, at the
+/// scene's mean coverage. Two trajectories of a flat scene meet after about
+/// 28 (docs/PERFORMANCE.md); 45 is the value
+/// scripts/probes/tile_walk_model.cpp predicts the fewest instructions for
+/// on rand100k, rand1M, biglittle and littlebig (a CPU model, not yet
+/// measured on a GPU).
+constexpr int kGuessHits = 45;
+
 /// Options of the tiled kernels (defaults are the measured best).
 struct CudaOptions {
     int tile_size = 16;       ///< tile edge in pixels (8 or 16)
@@ -136,12 +145,16 @@ struct CudaOptions {
     /// Where the early stop starts a tile (when it stops early): false, the
     /// kernel walks the tile's list back until every pixel's two
     /// trajectories are sure to meet; true, it skips that walk and starts a
-    /// window of the list's end long enough for kGuessHits covering circles a
+    /// window of the list's end long enough for guess_hits covering circles a
     /// pixel on the scene's mean coverage, blends one trajectory in a warp
     /// whose pixels met, and doubles the window where one did not
     /// (kernels/shade_tiled.cu, "Guessed start"). CR_CUDA_OPTIONS
     /// start=walk|guess.
     bool guess_start = false;
+    /// The guessed start's window in covering circles a pixel, on average
+    /// (kGuessHits; CR_CUDA_OPTIONS window=1..1000). Small values force
+    /// second tries (the GPU tests' use); the bench sweeps it.
+    int guess_hits = kGuessHits;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -186,13 +199,6 @@ constexpr int kShadeRowCull = 8, kShadeStripMask = 16;
 constexpr int kShadeCoalesce = 32;
 /// With kShadeCoalesce: the guessed start (CudaOptions::guess_start).
 constexpr int kShadeGuess = 64;
-/// The guessed start's window: enough of a tile's list's end for this many
-/// circles covering a pixel, at the scene's mean coverage. Two trajectories
-/// of a flat scene meet after about 28 (docs/PERFORMANCE.md); 45 is the
-/// value scripts/probes/tile_walk_model.cpp predicts the fewest
-/// instructions for on rand100k, rand1M, biglittle and littlebig (a CPU
-/// model, not yet measured on a GPU).
-constexpr double kGuessHits = 45.0;
 
 /// One key of CR_CUDA_OPTIONS (kernels/cuda_options.cpp holds them all, in
 /// one table): its name, the values it takes as the help writes them

@@ -450,11 +450,13 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
 /// step 28). Every other kernel but the guessed start (below) keeps the
 /// compiler's choice.
-/// The guessed start gets 10 (up to 102 registers a thread): with the
-/// compiler's choice its kernels took 96 registers and spilled 12-44 bytes
-/// a thread; with 10 they take 86-96 and spill nothing (ptxas -v, nvcc
-/// 13.0): 10 blocks an SM, where the walk back's 124-128 registers allow 8.
-/// (12 blocks, 85 registers, spills 8-56 bytes.)
+/// The guessed start gets 10 (at most 96 registers a thread, allocated in
+/// steps of 8): with the compiler's choice its kernels took 96 registers
+/// and spilled 12-44 bytes a thread; with 10 they take 86-96 and spill
+/// nothing (ptxas -v, nvcc 13.0, sm_90): 10 blocks an SM, where the walk
+/// back's 124-128 registers allow 8. (12 blocks: 85 registers, spills of
+/// 8-56 bytes.) On the smaller shared memories of sm_75-89 fewer blocks
+/// fit anyway; there it only caps the registers.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
     if ((VARIANT & kGuess) != 0) return 10;
@@ -574,9 +576,10 @@ template <int TILE, int R, bool SNOW>
 int occupancy_blocks(int cull) {
     constexpr int kThreads = TILE * TILE / R;
     if constexpr (TILE == 16 && R == 4)
-        return cull & kGuess      ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(cull)
-               : cull & kCoalesce ? occupancy_blocks_16x4<SNOW, kCoalesce>(cull)
-                                  : occupancy_blocks_16x4<SNOW, 0>(cull);
+        // as launch_variant chooses: the guessed start only with the early stop
+        return (cull & kCoalesce) == 0 ? occupancy_blocks_16x4<SNOW, 0>(cull)
+               : (cull & kGuess) != 0  ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(cull)
+                                       : occupancy_blocks_16x4<SNOW, kCoalesce>(cull);
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }
 

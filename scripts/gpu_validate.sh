@@ -326,9 +326,14 @@ part_guess() {
     --compare "$L/bench_walk.json" > "$L/bench_guess.txt" 2>/dev/null
   say "walk:"; say "$(grep -E '^(rand|big|little)' "$L/bench_walk.txt" | grep -v '=')"
   say "guess:"; say "$(grep -E '^(rand|big|little)' "$L/bench_guess.txt" | grep -v '=')"
-  cp "$L"/bench_walk.* "$L"/bench_guess.* "$OUT/" 2>/dev/null
+  for w in 35 60; do  # the window's sweep (tiled only)
+    CR_CUDA_OPTIONS=start=guess,window=$w $R bench --repeat 5 --renderers tiled --scenes $deep \
+      --json "$L/bench_guess_w$w.json" > "$L/bench_guess_w$w.txt" 2>/dev/null
+    say "guess, window=$w:"; say "$(grep -E '^(rand|big|little)' "$L/bench_guess_w$w.txt" | grep -v '=')"
+  done
+  cp "$L"/bench_walk.* "$L"/bench_guess* "$OUT/" 2>/dev/null
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="stop=on,start=guess stop=on,start=guess,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
+    SANITIZE_OPTIONS="stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
     sanitize guess
 }
 

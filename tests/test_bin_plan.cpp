@@ -134,6 +134,12 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
     }
     EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "").guess);  // the walk back stays the default
     EXPECT_THROW(parse_cuda_options("start=on"), std::invalid_argument);
+    // window=N: N covering circles a pixel instead of kGuessHits
+    EXPECT_NEAR(plan("rand100k", KernelKind::Tiled, "start=guess,window=1").window_per_candidate, 1.0 / 878.0, 1e-6);
+    EXPECT_EQ(parse_cuda_options("window=1000").guess_hits, 1000);
+    EXPECT_EQ(CudaOptions{}.guess_hits, 45);
+    for (const char* bad : {"window=0", "window=1001", "window=4.5", "window="})
+        EXPECT_THROW(parse_cuda_options(bad), std::invalid_argument) << bad;
 }
 
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
@@ -161,7 +167,7 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
         }
     }
     EXPECT_EQ(words, 41u);
-    EXPECT_EQ(cuda_option_keys().size(), 21u);
+    EXPECT_EQ(cuda_option_keys().size(), 22u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {

@@ -876,6 +876,7 @@ TEST(GpuCoalesce, EveryRgbFloatEqualsCpurefOnFlatScenes) {
                     for (const char* opts : {"stop=on", "stop=on,strips=on", "stop=on,rowcull=on,strips=off",
                                              "stop=on,bins=sort,count=off", "stop=on,direct=0,batch=20000",
                                              "stop=on,start=guess", "stop=on,start=guess,strips=on",
+                                             "stop=on,start=guess,window=1",  // second tries in most tiles
                                              "stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off"}) {
                         auto r = make_cuda_renderer(k, parse_cuda_options(opts));
                         const Image got = render_last(*r, make_scene(scene, seed), w, h, 1);
@@ -897,7 +898,8 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
             auto full = make_cuda_renderer(k, parse_cuda_options("stop=off"));
             const Image a = render_last(*full, make_scene(scene, 0), w, h, frames);
-            for (const char* opts : {"stop=on", "stop=on,start=guess"}) {  // the walk back, the guessed start
+            // the walk back, the guessed start, and one whose first tries mostly fail
+            for (const char* opts : {"stop=on", "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
                 auto stop = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image b = render_last(*stop, make_scene(scene, 0), w, h, frames);
                 EXPECT_EQ(differing_floats(a, b), 0) << stop->name() << " " << opts << " " << scene << " frames " << frames;
@@ -908,7 +910,7 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
     for (const char* scene : {"rand100k", "biglittle", "rand1M"}) {
         auto cpu = make_renderer("cpu");  // bit-identical to cpuref (unit tests), minutes faster at this size
         const Image want = render_last(*cpu, make_scene(scene, 0), 1024, 1024, 1);
-        for (const char* opts : {"", "start=guess"}) {
+        for (const char* opts : {"", "start=guess", "start=guess,window=8"}) {
             auto r = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(opts));
             const Image got = render_last(*r, make_scene(scene, 0), 1024, 1024, 1);
             EXPECT_EQ(differing_floats(got, want), 0) << scene << " " << opts;
