@@ -28,8 +28,9 @@
 #   PART=guess   issue 30's guessed start (CR_CUDA_OPTIONS start=guess): the
 #                early-stop GPU tests, tiled/persistent --check on every scene
 #                with it (where planned) and forced (stop=on), a bench of the
-#                deep scenes with and without it, compute-sanitizer through its
-#                three kernels (no culling, strip masks, row culling)
+#                deep scenes with and without it, and of its window 35 and 60
+#   PART=guess_sanitize compute-sanitizer through the guessed start's three
+#                kernels (no culling, strip masks with window=1, row culling)
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -332,6 +333,9 @@ part_guess() {
     say "guess, window=$w:"; say "$(grep -E '^(rand|big|little)' "$L/bench_guess_w$w.txt" | grep -v '=')"
   done
   cp "$L"/bench_walk.* "$L"/bench_guess* "$OUT/" 2>/dev/null
+}
+
+part_guess_sanitize() {
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
     SANITIZE_OPTIONS="stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
     sanitize guess
@@ -339,6 +343,7 @@ part_guess() {
 
 case "${PART:-check}" in
   guess) part_guess ;;
+  guess_sanitize) part_guess_sanitize ;;
   pathcheck) part_pathcheck ;;
   paths) part_paths ;;
   final) part_final ;;
