@@ -52,10 +52,18 @@ namespace {
 
 constexpr int kSize = 1024, kTile = 16, kThreads = 64;
 constexpr float kGapDone = 0x1p-32f;
+int g_chunk = 64;  ///< candidates a chunk (chunk=N; the kernel: 64, one a thread)
 int g_check_every = 1 << 20;  ///< hits between a warp's merge checks inside a chunk (check=N)
 
 struct Counts {
     long long chunks = 0, hits = 0, shrink = 0, twice = 0, once = 0, checks = 0, retries = 0, wrong = 0;
+    /// Shade ms on the H200, fitted to the walk back's measured shade stage
+    /// (rand1M split 0.138 and unsplit ~0.27 ms, 2026-12-02/04): 1.87e-6 ms a
+    /// tile's chunk (the loads, the scan and barriers) plus 0.0322 ms per
+    /// 1e9 estimated instructions of the rest; it then gives rand100k 0.075
+    /// (measured 0.0749), littlebig 0.063 (0.061), biglittle 0.063 (0.079),
+    /// rand10k 0.072 (0.072).
+    double fitted_ms() const { return 1.87e-6 * chunks + 0.0322e-9 * (estimate() - 40.0 * chunks * kThreads); }
     double estimate() const {
         return 40.0 * chunks + 70.0 * hits / kThreads + 20.0 * shrink + 44.0 * twice + 32.0 * once + 14.0 * checks;
     }
@@ -92,16 +100,16 @@ TileWork tile_work(const Scene& s, const std::vector<int>& list, int tx, int ty)
     const float inv = 1.f / kSize;
     TileWork w;
     const int n = int(list.size());
-    w.chunks_front = (n + kThreads - 1) / kThreads;
+    w.chunks_front = (n + g_chunk - 1) / g_chunk;
     w.chunks_back = w.chunks_front;
-    const int pad = w.chunks_back * kThreads - n;  // the first chunk from the end's count is partial
+    const int pad = w.chunks_back * g_chunk - n;  // the first chunk from the end's count is partial
     for (int k = 0; k < n; ++k) {
         const int i = list[k];
         const PixelBox box = circle_pixel_box(s.x[i], s.y[i], s.radius[i], kSize, kSize);
         if (!circle_touches_tile(s.x[i], s.y[i], s.radius[i], box, g, tx, ty, inv, inv)) continue;
         w.hit_circle.push_back(i);
-        w.hit_chunk_front.push_back(k / kThreads);
-        w.hit_chunk_back.push_back((k + pad) / kThreads);
+        w.hit_chunk_front.push_back(k / g_chunk);
+        w.hit_chunk_back.push_back((k + pad) / g_chunk);
     }
     w.cover.resize(kTile * kTile);
     for (int p = 0; p < kTile * kTile; ++p) {
@@ -228,8 +236,8 @@ void forward_single(const Scene& s, const TileWork& w, ValueBounds b, int window
 
 /// The guessed start (see the file comment).
 void walk_guess(const Scene& s, const TileWork& w, ValueBounds b, double want, double coverage, Counts& c) {
-    const double candidates = want * double(w.chunks_back * kThreads) / std::max(1.0, coverage);
-    forward_single(s, w, b, std::max(1, int(std::ceil(candidates / kThreads))), c);
+    const double candidates = want * double(w.chunks_back * g_chunk) / std::max(1.0, coverage);
+    forward_single(s, w, b, std::max(1, int(std::ceil(candidates / g_chunk))), c);
 }
 
 /// The walk back on a sample: each thread tracks the gap of its strip's
@@ -297,6 +305,10 @@ int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) {
         std::string arg = argv[a];
         if (arg.rfind("want=", 0) == 0) continue;
+        if (arg.rfind("chunk=", 0) == 0) {
+            g_chunk = std::atoi(arg.c_str() + 6);
+            continue;
+        }
         if (arg.rfind("check=", 0) == 0) {
             g_check_every = std::atoi(arg.c_str() + 6);
             continue;
@@ -359,6 +371,7 @@ int main(int argc, char** argv) {
                     name.c_str(), coarse, coarse, split ? " split" : "", n.chunks, n.hits, n.shrink, n.twice,
                     n.retries, n.estimate(), q.chunks, q.hits, q.twice, q.once, q.retries, q.wrong, q.estimate(),
                     q.estimate() / n.estimate());
+        std::printf("   fitted shade ms: walk back %.4f, guess %.4f\n", n.fitted_ms(), q.fitted_ms());
         std::printf("   no early stop: chunks %lld hits %lld once %lld est %.3g | walk back / it %.2f, guess / it %.2f\n",
                     f.chunks, f.hits, f.once, f.estimate(), n.estimate() / f.estimate(), q.estimate() / f.estimate());
         const double lite_est = l.estimate() + 11.0 * ls;
