@@ -350,13 +350,17 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
 // ---- Guessed start (VARIANT kCoalesce | kGuess) ----------------------------
 //
 // The same proof, a cheaper way to the start (scripts/probes/
-// tile_walk_model.cpp models both on the CPU). Step 1 above costs about a
-// third of the walk's instructions on the deep scenes, and its start is
-// rounded to a chunk anyway. Here there is no walk back:
+// tile_walk_model.cpp models both on the CPU). Step 1 above visits every
+// chunk of the window once more (its loads, its scan, its barriers: about
+// half of the shading's time goes to chunks, by the model's fit to the
+// measured kernel, docs/PERFORMANCE.md) and costs about a third of the
+// instructions on the deep scenes; its start is rounded to a chunk anyway.
+// Here there is no walk back:
 //   1. Window: the last `window` chunks of the tile's list, chunks counted
 //      from the list's END (so the last chunk is whole and the partial one
 //      is the first), `window` = the list's length x window_per_candidate
-//      (kGuessHits covering circles a pixel at the scene's mean coverage)
+//      (CudaOptions::guess_hits covering circles a pixel at the scene's
+//      mean coverage; kGuessHits by default)
 //      / 64, at least 1.
 //   2. Forward, two trajectories, as above; after each chunk, a warp whose
 //      pixels' trajectories are all equal (__all_sync: warp-uniform) blends
