@@ -371,6 +371,10 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
 //      trajectories are equal): exact. Else the window doubles, down to the
 //      whole list from the pixels' own values (one trajectory, plain
 //      shading), exact by construction.
+// Barriers a chunk: two (the scan's, the list complete), not shade_tile's
+// three: the list is written only after the next chunk's scan barrier, so
+// the barrier after blending is needed only by strip masks (cleared before
+// the scan's barrier, tile_list.cuh).
 
 /// Steps 2-3 of the guessed start for a window of `window` chunks of the
 /// tile's `chunks` (counted from the end); true when every pixel met (the
@@ -407,7 +411,11 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
         else
             for_each_hit<kThreads, ROWS, VARIANT, TILE>(
                 s, hits, g, sh, [&](int i) { blend_hit_twice<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hi, i, sh); });
-        __syncthreads();  // everyone is done with the list
+        // No barrier here (shade_tile has one): the next chunk writes the list
+        // and tables only after its scan's barrier, which no thread passes
+        // before every thread is done with this chunk. Strip masks are
+        // cleared before that barrier (StripMasks), so they keep this one.
+        if constexpr ((VARIANT & kStripMask) != 0) __syncthreads();
         if (!one) one = __all_sync(0xffffffffu, strip_all(s, g, met));
     }
     return __syncthreads_and(one || strip_all(s, g, met));
