@@ -29,11 +29,17 @@
 // Build and run (from the project root, after scripts/setup.sh):
 //   g++ -O2 -fopenmp -std=c++17 -I. scripts/probes/tile_walk_model.cpp
 //       build/libcr_scenes.a build/libcr_core.a -o /tmp/tile_walk_model
-//   /tmp/tile_walk_model [want=45] [check=N] rand100k:4:0 biglittle:4:0 littlebig:4:0 rand1M:4:1
+//   /tmp/tile_walk_model [want=45] [check=N] [chunk=64] rand100k:4:0 biglittle:4:0 littlebig:4:0 rand1M:4:1
+//   /tmp/tile_walk_model diverge:snowsingle:4:1
 // (scene:coarse:split, the paths plan_binning takes at 1024x1024; want: the
 // guess's covering circles a pixel, kGuessHits; check: a warp's merge check
-// every N hits inside a chunk too). A third walk, "walk-lite", walks back
-// following one pixel of each thread's four (printed below each scene).
+// every N hits inside a chunk too; chunk: candidates a chunk; options apply
+// to the scenes after them, want to all). Each scene prints the walk back
+// and the guess ("retries": window doublings, summed over the tiles), a
+// third walk, "walk-lite", that walks back following one pixel of each
+// thread's four, the kernel without the early stop, and the fitted shade ms
+// (Counts::fitted_ms). diverge: counts snow's warp divergence instead
+// (count_divergence).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -298,7 +304,9 @@ void count_divergence(const TileWork& w, Divergence& d) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const double want = argc > 1 && std::string(argv[1]).rfind("want=", 0) == 0 ? std::atof(argv[1] + 5) : 45.0;
+    double want = 45.0;
+    for (int a = 1; a < argc; ++a)
+        if (std::string(argv[a]).rfind("want=", 0) == 0) want = std::atof(argv[a] + 5);
     std::printf("scene path | now: chunks hits shrink twice retries est | guess(want %.0f): chunks hits twice once "
                 "retries wrong est | est ratio\n",
                 want);
