@@ -21,6 +21,10 @@
 #   PART=paths   the binned kernels after a change of the host side: GPU tests,
 #                tiled/persistent/ftb --check on every scene, one bench of the
 #                three, then compute-sanitizer on them through every binning path
+#                (PATHS_NO_SANITIZE=1 leaves that to PART=sanitize_paths, when
+#                the GPU tests have grown and the part would pass 10 minutes)
+#   PART=sanitize_paths that compute-sanitizer run, then the guessed start's
+#                (PART=guess_sanitize): one call
 #   PART=pathcheck a quick check of the binning paths (no GPU tests): --check of
 #                tiled, persistent and ftb on rand100k and fireworks frames 0:3
 #                at 512 under each of gpu_sanitize.sh's path-forcing option sets
@@ -290,6 +294,10 @@ part_paths() {
   $R bench --repeat 5 --renderers tiled,persistent,ftb --json "$L/bench_paths.json" > "$L/bench_paths.txt" 2>/dev/null
   say "$(grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)' "$L/bench_paths.txt" | grep -v '=')"
   cp "$L/bench_paths.json" "$L/bench_paths.txt" "$OUT/" 2>/dev/null
+  [ -n "${PATHS_NO_SANITIZE:-}" ] || part_paths_sanitize
+}
+
+part_paths_sanitize() {
   SANITIZE_KERNELS="tiled persistent ftb" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" sanitize paths
 }
 
@@ -344,6 +352,7 @@ part_guess_sanitize() {
 case "${PART:-check}" in
   guess) part_guess ;;
   guess_sanitize) part_guess_sanitize ;;
+  sanitize_paths) part_paths_sanitize; part_guess_sanitize ;;
   pathcheck) part_pathcheck ;;
   paths) part_paths ;;
   final) part_final ;;
