@@ -197,8 +197,8 @@ __global__ void __launch_bounds__(kThreads)
     s.py0 = ty * kTile + s.ly0;
     set_tile_centers(sh, g, tx, ty);
     load_strip(s, g, acc, first);
-    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
-    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t begin = lists.begin_of(tx, ty);
+    const int64_t end = lists.end_of(tx, ty);
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     Candidate next = load_candidate(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
     for (int64_t k = chunks - 1; k >= 0; --k) {

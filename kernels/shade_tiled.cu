@@ -170,8 +170,8 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
     Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
     load_incoming(s, c, g, image, from_background, s.acc);
-    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
-    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t begin = lists.begin_of(tx, ty);
+    const int64_t end = lists.end_of(tx, ty);
     Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
     for (int64_t base = begin, chunk = 0; base < end; base += kThreads, ++chunk) {
         const Candidate cand = next;
@@ -338,8 +338,8 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
     set_tile_centers(sh, g, tx, ty);
     float4 in[ROWS];
     load_incoming(s, c, g, image, from_background, in);
-    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
-    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t begin = lists.begin_of(tx, ty);
+    const int64_t end = lists.end_of(tx, ty);
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     int64_t k0 = find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b, sh);
     while (!blend_from<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, in, tx, ty, begin, end, k0, b, sh))
@@ -431,8 +431,8 @@ __device__ __forceinline__ void shade_tile_guessed(const DeviceCircles& c, const
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
     Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
-    const int64_t begin = lists.list ? lists.start[lists.bin_of(tx, ty)] : 0;
-    const int64_t end = lists.list ? lists.end[lists.bin_of(tx, ty)] : lists.count;
+    const int64_t begin = lists.begin_of(tx, ty);
+    const int64_t end = lists.end_of(tx, ty);
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
     int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));

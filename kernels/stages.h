@@ -240,6 +240,10 @@ struct TileLists {
 #ifdef __CUDACC__
     /// True (on the device) when the lists are incomplete: skip the frame.
     __device__ bool overflowed() const { return total != nullptr && *total > capacity; }
+    /// Where tile (tx, ty)'s list starts and ends in `list`: [begin_of,
+    /// end_of), or every circle [0, count) when `list` is null.
+    __device__ int64_t begin_of(int tx, int ty) const { return list ? start[bin_of(tx, ty)] : 0; }
+    __device__ int64_t end_of(int tx, int ty) const { return list ? end[bin_of(tx, ty)] : count; }
 #endif
 };
 
