@@ -569,11 +569,13 @@ void print_grade_notes(const std::vector<SceneGrade>& grades, const GradeScenes&
     std::printf("%s\n", scenes.particle_note().c_str());
     std::printf("Correct: frame 0 at 1024x1024 under the course's rule (a color off by more than 0.1, at most 5 pixels) "
                 "against %s.\n", live_reference_label().c_str());
-    std::printf("T: ms per frame as the course measures it: each of 3 runs (fewer where noted) a fresh process (load, "
+    std::printf("T: ms per frame as the course measures it: each of %d runs (fewer where noted) a fresh process (load, "
                 "setup, frames 0:4 with no warm-up, each call timed with the host clock%s, PPM files written between "
                 "frames outside the timed part); the minimum Total. T_ref: the minimum Total of the reference's runs as "
-                "checker.py runs it (3; fewer where noted).\n",
-                f.benchmark.syncs ? " after cudaDeviceSynchronize" : " as it returns (your benchmark's way, below)");
+                "checker.py runs it (%d; fewer where noted).\n",
+                kCourseTimingRuns,
+                f.benchmark.syncs ? " after cudaDeviceSynchronize" : " as it returns (your benchmark's way, below)",
+                kCourseTimingRuns);
     std::printf("Timing of your calls: %s.\n", student::benchmark_timing_text(f.benchmark).c_str());
 }
 
