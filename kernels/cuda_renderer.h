@@ -37,10 +37,10 @@ enum class Speculation { Off, Slack, Tight };
 /// The guessed start's window (CudaOptions::guess_hits' default): enough of
 /// a tile's list's end for this many circles covering a pixel, at the
 /// scene's mean coverage. Two trajectories of a flat scene meet after about
-/// 28 (docs/PERFORMANCE.md); 45 is the value
-/// scripts/probes/tile_walk_model.cpp predicts the fewest instructions for
-/// on rand100k, rand1M, biglittle and littlebig (a CPU model, not yet
-/// measured on a GPU).
+/// 28 (docs/PERFORMANCE.md); 45 is the compromise
+/// scripts/probes/tile_walk_model.cpp suggests across rand100k, rand1M,
+/// biglittle and littlebig (rand100k alone would take 40, rand1M 60; a CPU
+/// model, not yet measured on a GPU).
 constexpr int kGuessHits = 45;
 
 /// Options of the tiled kernels (defaults are the measured best).

@@ -335,6 +335,10 @@ part_guess() {
     --compare "$L/bench_walk.json" > "$L/bench_guess.txt" 2>/dev/null
   say "walk:"; say "$(grep -E '^(rand|big|little)' "$L/bench_walk.txt" | grep -v '=')"
   say "guess:"; say "$(grep -E '^(rand|big|little)' "$L/bench_guess.txt" | grep -v '=')"
+  # rand10k, where the plan does not stop early: forced, the model says the guessed start may pay there
+  CR_CUDA_OPTIONS=stop=on,start=guess $R bench --repeat 5 --renderers tiled --scenes rand10k \
+    --json "$L/bench_guess_rand10k.json" > "$L/bench_guess_rand10k.txt" 2>/dev/null
+  say "rand10k, stop=on,start=guess:"; say "$(grep -E '^rand' "$L/bench_guess_rand10k.txt" | grep -v '=')"
   for w in 35 60; do  # the window's sweep (tiled only)
     CR_CUDA_OPTIONS=start=guess,window=$w $R bench --repeat 5 --renderers tiled --scenes $deep \
       --json "$L/bench_guess_w$w.json" > "$L/bench_guess_w$w.txt" 2>/dev/null

@@ -27,7 +27,7 @@
 // read off the source, not measured).
 //
 // Build and run (from the project root, after scripts/setup.sh):
-//   g++ -O2 -fopenmp -std=c++17 -I. scripts/probes/tile_walk_model.cpp
+//   g++ -O2 -fopenmp -std=c++17 -I. scripts/probes/tile_walk_model.cpp build/libcr_cuda_plan.a
 //       build/libcr_scenes.a build/libcr_core.a -o /tmp/tile_walk_model
 //   /tmp/tile_walk_model [want=45] [check=N] [chunk=64] rand100k:4:0 biglittle:4:0 littlebig:4:0 rand1M:4:1
 //   /tmp/tile_walk_model diverge:snowsingle:4:1
@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/bin_plan.h"
 #include "render/core/coalesce.h"
 #include "render/core/shading.h"
 #include "render/core/tile_math.h"
@@ -97,6 +98,7 @@ struct TileWork {
     std::vector<int> hit_circle;        // the tile's hits, in input order
     std::vector<int> hit_chunk_front;   // chunk of each hit, chunks counted from the list's start
     std::vector<int> hit_chunk_back;    // chunks counted from the list's end (chunk 0 the first, partial)
+    int candidates = 0;  // the list's length
     int chunks_front = 0, chunks_back = 0;
     std::vector<std::vector<int>> cover;  // per pixel (row-major in the tile): indices into hit_circle
 };
@@ -106,6 +108,7 @@ TileWork tile_work(const Scene& s, const std::vector<int>& list, int tx, int ty)
     const float inv = 1.f / kSize;
     TileWork w;
     const int n = int(list.size());
+    w.candidates = n;
     w.chunks_front = (n + g_chunk - 1) / g_chunk;
     w.chunks_back = w.chunks_front;
     const int pad = w.chunks_back * g_chunk - n;  // the first chunk from the end's count is partial
@@ -242,7 +245,8 @@ void forward_single(const Scene& s, const TileWork& w, ValueBounds b, int window
 
 /// The guessed start (see the file comment).
 void walk_guess(const Scene& s, const TileWork& w, ValueBounds b, double want, double coverage, Counts& c) {
-    const double candidates = want * double(w.chunks_back * g_chunk) / std::max(1.0, coverage);
+    // as shade_tile_guessed: the list's length x want / the mean coverage (BinPlan::window_per_candidate)
+    const double candidates = double(w.candidates) * (want / std::max(1.0, coverage));
     forward_single(s, w, b, std::max(1, int(std::ceil(candidates / g_chunk))), c);
 }
 
@@ -329,9 +333,7 @@ int main(int argc, char** argv) {
         const bool split = arg.substr(c2 + 1) == "1";
         const Scene s = make_scene(name);
         const ValueBounds b = value_bounds(s);
-        double coverage = 0;  // mean_coverage's figure, over all circles
-        for (size_t i = 0; i < s.count(); ++i) coverage += 3.14159265358979 * s.radius[i] * s.radius[i];
-        coverage *= double(kSize) * kSize / (double(kSize) * kSize);  // normalized units: the image is 1 x 1
+        const double coverage = mean_coverage(s);  // the plan's own figure (sampled), as the kernel gets it
         const auto lists = tile_lists(s, coarse, split);
         const TileGrid g = make_tile_grid(kSize, kSize, kTile);
         if (diverge) {
@@ -353,13 +355,11 @@ int main(int argc, char** argv) {
 #pragma omp parallel for schedule(dynamic)
         for (int t = 0; t < g.tile_count(); ++t) {
             const TileWork w = tile_work(s, lists[t], t % g.tiles_x, t / g.tiles_x);
-            // the list's candidates per covering hit of a pixel, on average over the scene
-            const double per_pixel = coverage;
             full[t].chunks = w.chunks_front;  // no early stop: every chunk, every hit blended once
             full[t].hits = int(w.hit_circle.size());
             full[t].once = full[t].hits * kThreads;
             walk_now(s, w, b, now[t]);
-            walk_guess(s, w, b, want, per_pixel, guess[t]);
+            walk_guess(s, w, b, want, coverage, guess[t]);
             walk_lite(s, w, b, lite[t], lite_steps[t]);
         }
         Counts n, q, l, f;
