@@ -91,6 +91,10 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const double coverage = mean_coverage(s);
     plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
     plan.guess = plan.coalesce && o.guess_start;
+    // the two snow-math changes of the exact kernels that do not stop early (16x16 tiles, 4 rows)
+    const bool plain_exact = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && !plan.coalesce;
+    plan.quads = plain_exact && o.quad_layout && !plan.strips && !plan.row_cull;
+    plan.snow_reciprocal = plain_exact && o.snow_reciprocal && s.shade == ShadeMode::Snow;
     plan.window_per_candidate = plan.guess ? o.guess_hits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
     // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
@@ -103,15 +107,27 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     return plan;
 }
 
+namespace {
+
+/// The path's notes on the shading that do not depend on binning.
+std::string shading_notes(const BinPlan& plan) {
+    std::string p;
+    if (plan.quads) p += "; quad layout";
+    if (plan.snow_reciprocal) p += "; reciprocal division";
+    return p;
+}
+
+}  // namespace
+
 std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
-    if (!binned) return "no binning";
+    if (!binned) return "no binning" + shading_notes(plan);
     const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";
     std::string p = plan.compact ? "bin.compact, " + bins
                                  : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
     if (plan.strips) p += "; strip masks";
     if (plan.row_cull) p += "; row culling";
     if (plan.coalesce) p += plan.guess ? "; early stop, guessed start" : "; early stop";
-    return p;
+    return p + shading_notes(plan);
 }
 
 }  // namespace cr

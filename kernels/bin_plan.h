@@ -40,6 +40,13 @@ struct BinPlan {
     /// (CudaOptions::guess_hits / mean_coverage; 0 without it).
     bool guess = false;
     double window_per_candidate = 0;
+    /// The quad layout of the shading's pixels (CudaOptions::quad_layout;
+    /// exact kernels without culling and without the early stop).
+    bool quads = false;
+    /// Snow's division by the radius from its reciprocal
+    /// (CudaOptions::snow_reciprocal; exact kernels on snow scenes, without
+    /// the early stop).
+    bool snow_reciprocal = false;
 };
 
 /// The grid of bins of coarse x coarse tiles of `g`.

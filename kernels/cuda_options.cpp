@@ -127,6 +127,18 @@ const std::vector<CudaOptionKey> kKeys = {
          long long n = 0;
          return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
      }},
+    {"layout", "strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
+     "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 apart (a warp's row index is an 8x4 block)",
+     [](const std::string& v, CudaOptions& o) {
+         const int i = word_index(v, {"strips", "quads"});
+         return i >= 0 && (o.quad_layout = i == 1, true);
+     }},
+    {"snowdiv", "ieee|recip", "tiled, persistent (16x16, rows=4; snow scenes, no early stop)",
+     "snow's sqrt(d2)/r by the IEEE division, or from the radius's reciprocal and one correction (the same float)",
+     [](const std::string& v, CudaOptions& o) {
+         const int i = word_index(v, {"ieee", "recip"});
+         return i >= 0 && (o.snow_reciprocal = i == 1, true);
+     }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;
@@ -157,6 +169,22 @@ void apply_cuda_option(const std::string& item, CudaOptions& o) {
 /// The CR_CUDA_OPTIONS item that set shade_variant `v` ("list=split", ...).
 std::string variant_item(int v) {
     return v == kShadeSplitList ? "list=split" : v == kShadeWarpCull ? "cull=warp" : "scan=shuffle";
+}
+
+/// layout=quads and snowdiv=recip act on the exact kernels' default shape
+/// without the early stop; quads also without culling: the combinations
+/// that cannot run are refused here, before a renderer is built.
+void validate_shading_switches(KernelKind kind, const CudaOptions& o) {
+    if ((!o.quad_layout && !o.snow_reciprocal) || kind == KernelKind::FrontToBack) return;
+    const std::string item = o.quad_layout ? "layout=quads" : "snowdiv=recip";
+    if (o.tile_size != 16 || o.rows_per_thread != 4 || o.shade_variant != 0)
+        throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " needs 16x16 tiles, rows=4 and no teaching variant");
+    if (o.coalesce == Choice::On)
+        throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " and stop=on: the early stop keeps the strips layout "
+                                    "and the IEEE division");
+    if (o.quad_layout && (o.strips == Choice::On || o.row_cull == Choice::On))
+        throw std::invalid_argument("CR_CUDA_OPTIONS layout=quads with strips=on or rowcull=on: culling walks the "
+                                    "strips layout");
 }
 
 }  // namespace
@@ -191,6 +219,7 @@ void validate_cuda_options(KernelKind kind, const CudaOptions& o) {
         (o.tile_size != 16 || o.rows_per_thread != 4 || o.shade_variant != 0))
         throw std::invalid_argument("CR_CUDA_OPTIONS stop=on: exact early stopping needs 16x16 tiles, rows=4 and no "
                                     "teaching variant");
+    validate_shading_switches(kind, o);
     if (o.shade_variant != 0 && kind != KernelKind::FrontToBack) {
         if (kind == KernelKind::Persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS " + variant_item(o.shade_variant) +

@@ -67,9 +67,10 @@ public:
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
-            persistent_blocks_[0] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, stop_bit());
-            persistent_blocks_[1] =
-                persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, plan_cull() | stop_bit());
+            persistent_blocks_[0] =
+                persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, layout_bits() | stop_bit());
+            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade,
+                                                           layout_bits() | plan_cull() | stop_bit());
         }
         host_pin_.release();
         host_image_ = Image();
@@ -198,6 +199,12 @@ private:
     /// kShadeGuess for the guessed start; else 0.
     int stop_bit() const { return plan_.coalesce ? kShadeCoalesce | (plan_.guess ? kShadeGuess : 0) : 0; }
 
+    /// kShadeQuads and kShadeSnowReciprocal where the plan has them (the
+    /// kernels without the early stop; culling wins over the quad layout).
+    int layout_bits() const {
+        return (plan_.quads ? kShadeQuads : 0) | (plan_.snow_reciprocal ? kShadeSnowReciprocal : 0);
+    }
+
     /// The shading's culling: the plan's, only with binned lists.
     int cull_bits(const TileLists& lists) const { return lists.list ? plan_cull() : 0; }
 
@@ -255,7 +262,8 @@ private:
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
                           persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0], bounds_,
                           static_cast<float>(plan_.window_per_candidate)};
-            launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | cull_bits(lists) | stop_bit(), s);
+            launch_shade_tiled(l, opt_.rows_per_thread,
+                               opt_.shade_variant | cull_bits(lists) | stop_bit() | layout_bits(), s);
         }
         if (!pass.speculative) clear_pending_ = false;
     }

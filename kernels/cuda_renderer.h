@@ -155,6 +155,19 @@ struct CudaOptions {
     /// (kGuessHits; CR_CUDA_OPTIONS window=1..1000). Small values force
     /// second tries (the GPU tests' use); the bench sweeps it.
     int guess_hits = kGuessHits;
+    /// Which pixels a shading thread of the exact kernels owns where they
+    /// neither cull nor stop early: false, a column strip of 4 rows; true,
+    /// the quad layout (2 x 2 pixels 8 columns and 4 rows apart), so the
+    /// pixels of one row index of a warp are an 8 x 4 block and a snow
+    /// flake's expensive math runs for fewer partly covered warps
+    /// (kernels/shade_tiled.cu, "Who owns which pixel"). The images are the
+    /// same. CR_CUDA_OPTIONS layout=strips|quads.
+    bool quad_layout = false;
+    /// Snow's t = sqrt(d2) / r in the exact kernels that do not stop early:
+    /// false, the IEEE division; true, from the radius's reciprocal
+    /// (div_by_reciprocal: the same float in fewer instructions).
+    /// CR_CUDA_OPTIONS snowdiv=ieee|recip.
+    bool snow_reciprocal = false;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -199,6 +212,15 @@ constexpr int kShadeRowCull = 8, kShadeStripMask = 16;
 constexpr int kShadeCoalesce = 32;
 /// With kShadeCoalesce: the guessed start (CudaOptions::guess_start).
 constexpr int kShadeGuess = 64;
+/// The quad layout (BinPlan::quads): a thread owns pixels (x, y), (x + 8,
+/// y), (x, y + 4), (x + 8, y + 4), so a warp's row index covers a block of
+/// 8 x 4 pixels instead of two rows of 16 four apart (kernels/shade_tiled.cu,
+/// "Who owns which pixel"); without culling and without the early stop.
+constexpr int kShadeQuads = 128;
+/// Snow's t = sqrt(d2) / r from the circle's reciprocal (BinPlan::
+/// snow_reciprocal; div_by_reciprocal, render/core/hd_math.h): the same
+/// floats in fewer instructions; without the early stop.
+constexpr int kShadeSnowReciprocal = 256;
 
 /// One key of CR_CUDA_OPTIONS (kernels/cuda_options.cpp holds them all, in
 /// one table): its name, the values it takes as the help writes them

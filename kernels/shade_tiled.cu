@@ -6,6 +6,20 @@
 // Threads whose pixels lie outside the image (partial tiles at the right and
 // top edges) take part in everything but never read or write the image.
 //
+// Who owns which pixel, the quad layout (VARIANT kQuads, CR_CUDA_OPTIONS
+// layout=quads; 16x16 tiles, 4 pixels a thread, no culling, no early stop):
+// lane l of warp w owns (l % 8, w * 8 + l / 8) and the pixels 8 columns
+// and 4 rows from it. Step 3 below blends a thread's pixels one index r at
+// a time, and a warp runs a covered circle's math for index r when any of
+// its 32 lanes is covered there: in a strip those 32 pixels are two rows of
+// 16, four rows apart; with quads a block of 8 x 4. A snow flake (about 28
+// pixels across on snowsingle) covers part of a warp's 16 x 8 pixels: over
+// the stand-in's lists, the blocks make 2.85 M runs of the snow math with
+// 70% of their lanes useful, the strips 3.68 M at 54%
+// (scripts/probes/tile_walk_model.cpp diverge:snowsingle:4:1). Same
+// coverage tables (two column and two row entries a hit instead of one and
+// four), same order, same images.
+//
 // The tile's circle list (from binning, or all circles when binning is
 // skipped) is walked in chunks of one circle per thread. Each thread loads
 // its circle of the NEXT chunk before working on this one (software
@@ -49,6 +63,7 @@
 // at the end instead of one heavy tile finishing alone.
 #include <climits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "kernels/tile_list.cuh"
 #include "kernels/cuda_check.h"
@@ -70,27 +85,36 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
 }
 
 /// Blends hit i of the chunk into the thread's ROWS pixels (registers); the
-/// coverage tables give d2 with one add a pixel.
+/// coverage tables give d2 with one add a pixel. Snow with
+/// kSnowReciprocal divides by the radius from its reciprocal where the list
+/// holds one (a branch a hit, the same in every lane).
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShared<THREADS, VARIANT, TILE>& sh) {
     const float4 col = sh.list.color(i);
     float d2[ROWS];
-    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
+    pixel_distances<VARIANT>(sh.tab, i, s.lx, s.ly0, d2);
+    const auto rows = [&](auto by_reciprocal) {
 #pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        if (d2[r] <= col.w) {  // false for NaN: outside an extreme circle's box
-            float4& a = s.acc[r];
-            if (SNOW) {
-                const float4 geom = sh.list.geom(i);
-                blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2[r], geom.z, col.x));
-            } else {
-                a.x = fmaf(.5f, a.x, col.x);
-                a.y = fmaf(.5f, a.y, col.y);
-                a.z = fmaf(.5f, a.z, col.z);
-                a.w += .5f;
+        for (int r = 0; r < ROWS; ++r) {
+            if (d2[r] <= col.w) {  // false for NaN: outside an extreme circle's box
+                float4& a = s.acc[r];
+                if (SNOW) {
+                    const float radius = sh.list.geom(i).z;
+                    if constexpr (decltype(by_reciprocal)::value)
+                        blend(a.x, a.y, a.z, a.w, shade_snow_reciprocal(d2[r], radius, col.z, col.x));
+                    else
+                        blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2[r], radius, col.x));
+                } else {
+                    a.x = fmaf(.5f, a.x, col.x);
+                    a.y = fmaf(.5f, a.y, col.y);
+                    a.z = fmaf(.5f, a.z, col.z);
+                    a.w += .5f;
+                }
             }
         }
-    }
+    };
+    if (SNOW && (VARIANT & kSnowReciprocal) != 0 && col.z != 0.f) rows(std::true_type{});
+    else rows(std::false_type{});
 }
 
 /// Step 3's walk: op(i) for each hit i of the chunk this thread's pixels
@@ -120,40 +144,49 @@ __device__ __forceinline__ void blend_list(Strip<ROWS>& s, int hits, const TileG
                                                [&](int i) { blend_hit<THREADS, ROWS, VARIANT, TILE, SNOW>(s, i, sh); });
 }
 
-/// This thread's strip of tile (tx, ty): column threadIdx.x % TILE, rows
-/// (threadIdx.x / TILE) * ROWS .. + ROWS - 1 (see the file comment).
-template <int TILE, int ROWS>
+/// This thread's pixels of tile (tx, ty) (see the file comment): a strip,
+/// column threadIdx.x % TILE, rows (threadIdx.x / TILE) * ROWS .. + ROWS -
+/// 1; with the quad layout (kQuads), lane l of warp w starts at column l %
+/// 8, row w * 8 + l / 8.
+template <int TILE, int ROWS, int VARIANT = 0>
 __device__ __forceinline__ Strip<ROWS> strip_of_thread(int tx, int ty) {
     Strip<ROWS> s;
-    s.lx = static_cast<int>(threadIdx.x % TILE);
-    s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
+    if constexpr ((VARIANT & kQuads) != 0) {
+        const int lane = static_cast<int>(threadIdx.x & 31), warp = static_cast<int>(threadIdx.x >> 5);
+        s.lx = lane & 7;
+        s.ly0 = warp * 8 + (lane >> 3);
+    } else {
+        s.lx = static_cast<int>(threadIdx.x % TILE);
+        s.ly0 = static_cast<int>(threadIdx.x / TILE) * ROWS;
+    }
     s.px = tx * TILE + s.lx;
     s.py0 = ty * TILE + s.ly0;
     return s;
 }
 
-/// The strip's incoming pixels into `in`: the background where the frame's
+/// The thread's incoming pixels into `in`: the background where the frame's
 /// clear was deferred (`from_background`) or outside the image, else the
-/// image's pixels (one coalesced read each).
-template <int ROWS>
+/// image's pixels (a warp's read of one pixel index: two 256-byte rows, or
+/// with quads four 128-byte rows; whole sectors either way).
+template <int ROWS, int VARIANT = 0>
 __device__ __forceinline__ void load_incoming(const Strip<ROWS>& s, const DeviceCircles& c, const TileGrid& g,
                                               const float4* image, bool from_background, float4 (&in)[ROWS]) {
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
+        const int px = s.px + pixel_dx<VARIANT>(k), py = s.py0 + pixel_dy<VARIANT>(k);
         const float bg = background_value(c.shade, py, g.height);
         in[k] = make_float4(bg, bg, bg, 1.f);
-        if (!from_background && s.px < g.width && py < g.height) in[k] = image[size_t(py) * g.width + s.px];
+        if (!from_background && px < g.width && py < g.height) in[k] = image[size_t(py) * g.width + px];
     }
 }
 
-/// Writes the strip's pixels that lie inside the image (one coalesced write each).
-template <int ROWS>
+/// Writes the thread's pixels that lie inside the image (coalesced as load_incoming).
+template <int ROWS, int VARIANT = 0>
 __device__ __forceinline__ void store_strip(const Strip<ROWS>& s, const TileGrid& g, float4* image) {
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
-        const int py = s.py0 + k;
-        if (s.px < g.width && py < g.height) image[size_t(py) * g.width + s.px] = s.acc[k];
+        const int px = s.px + pixel_dx<VARIANT>(k), py = s.py0 + pixel_dy<VARIANT>(k);
+        if (px < g.width && py < g.height) image[size_t(py) * g.width + px] = s.acc[k];
     }
 }
 
@@ -166,10 +199,12 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
                                            float4* image, bool from_background, int tile_id,
                                            TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
+    static_assert((VARIANT & kQuads) == 0 || (VARIANT & (kRowCull | kStripMask | kWarpCull)) == 0,
+                  "culling walks the strips layout");
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
+    Strip<ROWS> s = strip_of_thread<TILE, ROWS, VARIANT>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
-    load_incoming(s, c, g, image, from_background, s.acc);
+    load_incoming<ROWS, VARIANT>(s, c, g, image, from_background, s.acc);
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
     Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
@@ -182,7 +217,7 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
         blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
         __syncthreads();  // everyone is done with the list before the next chunk overwrites it
     }
-    store_strip(s, g, image);
+    store_strip<ROWS, VARIANT>(s, g, image);
 }
 
 // ---- Coalescence: exact early stopping (VARIANT kCoalesce) -----------------
@@ -447,6 +482,8 @@ template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
                                           float4* image, bool from_background, int tile_id, const StopParams& stop,
                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    static_assert((VARIANT & kCoalesce) == 0 || (VARIANT & (kQuads | kSnowReciprocal)) == 0,
+                  "the early stop keeps the strips layout and the IEEE division");
     if constexpr ((VARIANT & kCoalesce) != 0 && (VARIANT & kGuess) != 0)
         shade_tile_guessed<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
     else if constexpr ((VARIANT & kCoalesce) != 0)
@@ -469,9 +506,21 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// back's 124-128 registers allow 8. (12 blocks: 85 registers, spills of
 /// 8-56 bytes.) On the smaller shared memories of sm_75-89 fewer blocks
 /// fit anyway; there it only caps the registers.
+/// The tiled kernels with strip masks and no early stop get 16: left to
+/// the compiler the flat one (micro2M's) took 64 registers and spilled 16
+/// bytes; with 16 it takes the same 64 and spills nothing, and the snow
+/// ones keep their 64. Their persistent twins keep the compiler's choice
+/// (with 16 they would spill 8-16 bytes), except snow's with the
+/// reciprocal division, which spilled 16 bytes at the compiler's 64
+/// registers and gets 12 (80 registers, no spill). All: ptxas -v, nvcc
+/// 13.0, sm_90.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
     if ((VARIANT & kGuess) != 0) return 10;
+    if ((VARIANT & kStripMask) != 0 && (VARIANT & kCoalesce) == 0) {
+        if (!PERSISTENT) return 16;
+        if ((VARIANT & kSnowReciprocal) != 0) return 12;
+    }
     return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && VARIANT == 0 ? 1 : 0;
 }
 
@@ -528,12 +577,27 @@ void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
                                     : "shade_tiles_kernel<16x16, 4 rows>");
 }
 
-/// launch_16x4 for the culling bits `cull` (strip masks win over row culling).
+/// launch_16x4 for the culling bits `cull` (strip masks win over row
+/// culling, culling over the quad layout `quads`).
 template <bool SNOW, int STOP>
-void launch_16x4_culled(const ShadeLaunch& l, int cull, cudaStream_t s) {
+void launch_16x4_culled(const ShadeLaunch& l, int cull, bool quads, cudaStream_t s) {
     if (cull & kStripMask) launch_16x4<SNOW, kStripMask | STOP>(l, s);
     else if (cull & kRowCull) launch_16x4<SNOW, kRowCull | STOP>(l, s);
-    else launch_16x4<SNOW, STOP>(l, s);
+    else if constexpr ((STOP & kCoalesce) == 0) {
+        if (quads) launch_16x4<SNOW, kQuads | STOP>(l, s);
+        else launch_16x4<SNOW, STOP>(l, s);
+    } else {
+        launch_16x4<SNOW, STOP>(l, s);
+    }
+}
+
+/// launch_16x4_culled without the early stop, snow's division by the
+/// reciprocal where `reciprocal` (flat scenes do not divide).
+template <bool SNOW>
+void launch_16x4_plain(const ShadeLaunch& l, int cull, bool quads, bool reciprocal, cudaStream_t s) {
+    if constexpr (SNOW)
+        if (reciprocal) return launch_16x4_culled<SNOW, kSnowReciprocal>(l, cull, quads, s);
+    launch_16x4_culled<SNOW, 0>(l, cull, quads, s);
 }
 
 template <int TILE, int R, bool SNOW>
@@ -543,16 +607,18 @@ void launch_variant(const ShadeLaunch& l, int variant, cudaStream_t s) {
     const int cull = k16x4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
     const bool stop = k16x4 && (variant & kCoalesce) != 0;
     const bool guess = stop && (variant & kGuess) != 0;
-    variant &= ~(kRowCull | kStripMask | kCoalesce | kGuess);
+    const bool quads = k16x4 && !stop && (variant & kQuads) != 0;
+    const bool reciprocal = k16x4 && !stop && (variant & kSnowReciprocal) != 0;
+    variant &= ~(kRowCull | kStripMask | kCoalesce | kGuess | kQuads | kSnowReciprocal);
     if (variant != 0) {
         if (!k16x4 || l.persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
                                         "kernel with tile=16 and rows=4 only");
         launch_teaching_variant<SNOW>(l.c, l.lists, l.g, l.image, l.bg, variant, s);
     } else if (k16x4) {
-        if (guess) launch_16x4_culled<SNOW, kCoalesce | kGuess>(l, cull, s);
-        else if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, s);
-        else launch_16x4_culled<SNOW, 0>(l, cull, s);
+        if (guess) launch_16x4_culled<SNOW, kCoalesce | kGuess>(l, cull, false, s);
+        else if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, false, s);
+        else launch_16x4_plain<SNOW>(l, cull, quads, reciprocal, s);
     } else if (l.persistent) {
         shade_tiles_kernel<TILE, R, SNOW, true><<<l.blocks, kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
                                                                             l.order, stop_params(l));
@@ -576,28 +642,35 @@ int resident_blocks(Kernel kernel, int threads) {
 }
 
 /// resident_blocks of the persistent kernel launch_variant launches for
-/// `cull` (strip masks win over row culling, as there; 16x16, 4 rows only).
+/// the bits `bits` (strip masks win over row culling, culling over the
+/// quad layout, as there; 16x16, 4 rows only).
 template <bool SNOW, int STOP>
-int occupancy_blocks_16x4(int cull) {
-    if (cull & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask | STOP>, 64);
-    if (cull & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull | STOP>, 64);
+int occupancy_blocks_16x4(int bits) {
+    if (bits & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask | STOP>, 64);
+    if (bits & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull | STOP>, 64);
+    if constexpr ((STOP & kCoalesce) == 0)
+        if (bits & kQuads) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kQuads | STOP>, 64);
     return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, STOP>, 64);
 }
 
 template <int TILE, int R, bool SNOW>
-int occupancy_blocks(int cull) {
+int occupancy_blocks(int bits) {
     constexpr int kThreads = TILE * TILE / R;
-    if constexpr (TILE == 16 && R == 4)
-        // as launch_variant chooses: the guessed start only with the early stop
-        return (cull & kCoalesce) == 0 ? occupancy_blocks_16x4<SNOW, 0>(cull)
-               : (cull & kGuess) != 0  ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(cull)
-                                       : occupancy_blocks_16x4<SNOW, kCoalesce>(cull);
+    if constexpr (TILE == 16 && R == 4) {
+        // as launch_variant chooses: the guessed start only with the early stop, the reciprocal only without
+        if ((bits & kCoalesce) != 0)
+            return (bits & kGuess) != 0 ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(bits)
+                                        : occupancy_blocks_16x4<SNOW, kCoalesce>(bits);
+        if constexpr (SNOW)
+            if ((bits & kSnowReciprocal) != 0) return occupancy_blocks_16x4<SNOW, kSnowReciprocal>(bits);
+        return occupancy_blocks_16x4<SNOW, 0>(bits);
+    }
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }
 
 template <int TILE, int R>
-int occupancy_blocks(ShadeMode shade, int cull) {
-    return shade == ShadeMode::Snow ? occupancy_blocks<TILE, R, true>(cull) : occupancy_blocks<TILE, R, false>(cull);
+int occupancy_blocks(ShadeMode shade, int bits) {
+    return shade == ShadeMode::Snow ? occupancy_blocks<TILE, R, true>(bits) : occupancy_blocks<TILE, R, false>(bits);
 }
 
 template <int TILE, int R>
@@ -610,9 +683,9 @@ void launch_rows(const ShadeLaunch& l, int variant, cudaStream_t s) {
 
 // Supported shapes: 16x16 tiles with 4 or 8 rows per thread (64 or 32
 // threads a block), 8x8 tiles with 2 rows (32 threads).
-int persistent_block_count(int tile, int rows, ShadeMode shade, int cull) {
-    if (tile == 8) return occupancy_blocks<8, 2>(shade, cull);
-    return rows == 8 ? occupancy_blocks<16, 8>(shade, cull) : occupancy_blocks<16, 4>(shade, cull);
+int persistent_block_count(int tile, int rows, ShadeMode shade, int bits) {
+    if (tile == 8) return occupancy_blocks<8, 2>(shade, bits);
+    return rows == 8 ? occupancy_blocks<16, 8>(shade, bits) : occupancy_blocks<16, 4>(shade, bits);
 }
 
 void launch_shade_tiled(const ShadeLaunch& l, int rows, int variant, cudaStream_t s) {

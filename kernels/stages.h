@@ -286,9 +286,10 @@ struct ShadeLaunch {
 /// `variant`: a teaching variant of the tiled 16x16, 4-row kernel
 /// (CudaOptions::shade_variant; 0 = the default kernel; other shapes with a
 /// variant throw std::invalid_argument), or'ed with the plan's bits
-/// kShadeRowCull, kShadeStripMask, kShadeCoalesce (exact early stopping)
-/// and kShadeGuess (its guessed start), which act on 16x16 tiles with 4
-/// rows only.
+/// kShadeRowCull, kShadeStripMask, kShadeCoalesce (exact early stopping),
+/// kShadeGuess (its guessed start), kShadeQuads (the quad layout, without
+/// culling) and kShadeSnowReciprocal (the latter two without the early
+/// stop), which act on 16x16 tiles with 4 rows only.
 void launch_shade_tiled(const ShadeLaunch& l, int rows, int variant, cudaStream_t s);
 /// Stage "bin.order": tile ids sorted by their list length, heaviest first
 /// (persistent kernel). On grids of more than kOrderBlockTiles tiles it is
@@ -307,11 +308,11 @@ constexpr int kOrderBlockTiles = 4096;
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
-/// launches with culling bits `cull` (kShadeStripMask, kShadeRowCull or 0,
-/// or'ed with kShadeCoalesce;
-/// they act on 16x16 tiles with 4 rows only): the kernels differ in
-/// registers, so in how many blocks an SM holds.
-int persistent_block_count(int tile, int rows, ShadeMode shade, int cull = 0);
+/// launches with the bits `bits` (kShadeStripMask, kShadeRowCull,
+/// kShadeQuads or 0, or'ed with kShadeCoalesce and kShadeGuess or with
+/// kShadeSnowReciprocal; they act on 16x16 tiles with 4 rows only): the
+/// kernels differ in registers, so in how many blocks an SM holds.
+int persistent_block_count(int tile, int rows, ShadeMode shade, int bits = 0);
 
 /// shade_ftb.cu: the front-to-back kernel with early termination on 16x16
 /// tiles (other tile sizes throw std::invalid_argument). A frame binned in

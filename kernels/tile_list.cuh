@@ -16,7 +16,8 @@ namespace tiles {
 /// Shared-memory record of one listed circle.
 struct ListedCircle {
     float4 geom;   // x, y, r, z (row culling: w holds the row mask's bits)
-    float4 color;  // flat: .5*r, .5*g, .5*b; snow: x = snow_max_alpha(z), y = 1/(r*r); w: r*r (rounded as the CPU does)
+    float4 color;  // flat: .5*r, .5*g, .5*b; snow: x = snow_max_alpha(z), y = 1/(r*r), z = 1/r (kSnowReciprocal; 0:
+                   // divide); w: r*r (rounded as the CPU does)
 };
 
 /// Teaching variants of the tiled kernel (CR_CUDA_OPTIONS; 16x16 tiles, 4
@@ -37,6 +38,10 @@ constexpr int kStripMask = kShadeStripMask;
 constexpr int kCoalesce = kShadeCoalesce;
 /// With kCoalesce: the guessed start (shade_tiled.cu, "Guessed start").
 constexpr int kGuess = kShadeGuess;
+/// The quad layout of a thread's pixels (Strip, pixel_dx/pixel_dy).
+constexpr int kQuads = kShadeQuads;
+/// Snow's division by the radius from its reciprocal (the list's color.z).
+constexpr int kSnowReciprocal = kShadeSnowReciprocal;
 
 /// The early stop's parameters: every value a pixel can hold, and the
 /// guessed start's window per candidate of a list (ShadeLaunch).
@@ -201,13 +206,29 @@ __device__ __forceinline__ void mask_outside(float* out, int first, int lo, int 
         if (first + k < lo || first + k >= hi) out[k] = __int_as_float(0x7fffffff);
 }
 
-/// The pixels one thread owns: column px, rows py0 .. py0 + ROWS - 1 (lx, ly0
-/// inside the tile).
+/// The pixels one thread owns: its first pixel (px, py0) (lx, ly0 inside
+/// the tile) and pixel r at (px + pixel_dx(r), py0 + pixel_dy(r)): a column
+/// strip of ROWS rows, or with the quad layout (kQuads) 2 x 2 pixels 8
+/// columns and 4 rows apart.
 template <int ROWS>
 struct Strip {
     int px, py0, lx, ly0;
     float4 acc[ROWS];
 };
+
+/// Column offset of a thread's pixel r from its first: 0 in a strip; with
+/// the quad layout 0 or 8.
+template <int VARIANT>
+__device__ __forceinline__ constexpr int pixel_dx(int r) {
+    return (VARIANT & kQuads) != 0 ? (r & 1) * 8 : 0;
+}
+
+/// Row offset of a thread's pixel r from its first: r in a strip; with the
+/// quad layout 0 or 4.
+template <int VARIANT>
+__device__ __forceinline__ constexpr int pixel_dy(int r) {
+    return (VARIANT & kQuads) != 0 ? (r >> 1) * 4 : r;
+}
 
 /// The thread's ROWS entries of a table row (16-byte loads; 8 bytes for ROWS 2).
 template <int ROWS>
@@ -241,6 +262,23 @@ __device__ __forceinline__ void strip_distances(const CoverageTables<N, TILE>& t
     load_rows<ROWS>(&tab.dy2[i][ly0], dy2);
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) d2[r] = add_rn(dx2, dy2[r]);
+}
+
+/// strip_distances for the thread's pixels in either layout (VARIANT's
+/// kQuads): with quads two column entries and two row entries, which a
+/// warp reads as 8 and 4 distinct words (broadcasts, no bank conflicts).
+template <int VARIANT, int ROWS, int N, int TILE>
+__device__ __forceinline__ void pixel_distances(const CoverageTables<N, TILE>& tab, int i, int lx, int ly0,
+                                                float (&d2)[ROWS]) {
+    if constexpr ((VARIANT & kQuads) != 0) {
+        static_assert(ROWS == 4 && TILE == 16, "the quad layout: 16x16 tiles, 4 pixels a thread");
+        const float dx2[2] = {tab.dx2[i][lx], tab.dx2[i][lx + 8]};
+        const float dy2[2] = {tab.dy2[i][ly0], tab.dy2[i][ly0 + 4]};
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) d2[r] = add_rn(dx2[r & 1], dy2[r >> 1]);
+    } else {
+        strip_distances(tab, i, lx, ly0, d2);
+    }
 }
 
 /// One thread's circle of a chunk, loaded one chunk ahead (software
@@ -303,6 +341,8 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
         }
         col.w = mul_rn(geo.z, geo.z);
         if (SNOW) col.y = 1.f / col.w;  // for ftb's fast snow shading (inf for r = 0: not used then)
+        if (SNOW && (VARIANT & kSnowReciprocal) != 0)  // 0: divide (a radius outside reciprocal_divides)
+            col.z = reciprocal_divides(geo.z) ? div_rn(1.f, geo.z) : 0.f;
         float* rx = sh.tab.dx2[pos];
         float* ry = sh.tab.dy2[pos];
         write_squares<TILE>(rx, sh.tab.center_x, geo.x);

@@ -35,6 +35,12 @@
 #                deep scenes with and without it, and of its window 35 and 60
 #   PART=guess_sanitize compute-sanitizer through the guessed start's three
 #                kernels (no culling, strip masks with window=1, row culling)
+#   PART=layout  issue 30's snow shading switches (CR_CUDA_OPTIONS layout=quads,
+#                snowdiv=recip): their GPU test, tiled/persistent --check on every
+#                scene with both, a bench of snowsingle (tiled, persistent) with
+#                neither, each and both, and of micro2M and rand10k (tiled)
+#   PART=layout_sanitize compute-sanitizer through the quad layout's and the
+#                reciprocal's kernels (snow and flat; no culling, strip masks)
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -353,7 +359,45 @@ part_guess_sanitize() {
     sanitize guess
 }
 
+part_layout() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  timeout 300 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuLayout*:GpuStripMasks.Snow*' > "$L/gpu_layout.txt" 2>&1
+  say "GpuLayout rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_layout.txt" | tr '\n' ' ')"
+  local o=layout=quads,snowdiv=recip k s name
+  for k in tiled persistent; do
+    ( for s in $SCENES; do
+        CR_CUDA_OPTIONS=$o $R --scene $s -r $k --check > "$L/lcheck_${k}_$s.txt" 2>&1
+        echo "$o $k $s rc=$? $(tail -n 1 "$L/lcheck_${k}_$s.txt")"
+      done ) > "$L/lchecks_$k.txt" &
+  done
+  wait
+  say "layout checks at 1024: $(cat "$L"/lchecks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/lchecks_*.txt | wc -l) PASS"
+  cat "$L"/lchecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  for o in "" layout=quads snowdiv=recip layout=quads,snowdiv=recip; do
+    name=${o:-strips_ieee}; name=${name//[=,]/_}
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes snowsingle \
+      --json "$L/bench_snow_$name.json" > "$L/bench_snow_$name.txt" 2>/dev/null
+    say "snowsingle, ${o:-strips, IEEE division}:"; say "$(grep -E '^snowsingle' "$L/bench_snow_$name.txt")"
+  done
+  for o in "" layout=quads; do  # micro2M: its tiled kernel without the spill; rand10k: quads on a flat scene
+    name=${o:-strips}; name=${name//[=,]/_}
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled --scenes micro2M,rand10k \
+      --json "$L/bench_flat_$name.json" > "$L/bench_flat_$name.txt" 2>/dev/null
+    say "micro2M, rand10k, ${o:-strips}:"; say "$(grep -E '^(micro|rand)' "$L/bench_flat_$name.txt")"
+  done
+  cp "$L"/bench_snow_* "$L"/bench_flat_* "$OUT/" 2>/dev/null
+}
+
+part_layout_sanitize() {
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="file:scenes/examples/snow_small.txt@0:2 rand10k@0:1 fireworks@0:3" \
+    SANITIZE_VARIANTS="" \
+    SANITIZE_OPTIONS="layout=quads,snowdiv=recip layout=quads,direct=0,bins=sort,count=off snowdiv=recip,strips=on,direct=0" \
+    sanitize layout
+}
+
 case "${PART:-check}" in
+  layout) part_layout ;;
+  layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;
   guess_sanitize) part_guess_sanitize ;;
   sanitize_paths) part_paths_sanitize; part_guess_sanitize ;;

@@ -142,6 +142,37 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
         EXPECT_THROW(parse_cuda_options(bad), std::invalid_argument) << bad;
 }
 
+TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {
+    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
+        const CudaOptions o = parse_cuda_options(opts);
+        return plan_binning(make_scene(name, 0), make_tile_grid(1024, 1024, o.tile_size), kind, o, kH200CountTiles);
+    };
+    const char* both = "layout=quads,snowdiv=recip";
+    const BinPlan snow = plan("snowsingle", KernelKind::Tiled, both);
+    EXPECT_TRUE(snow.quads);
+    EXPECT_TRUE(snow.snow_reciprocal);
+    EXPECT_EQ(planned_path(snow), "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "snowdiv=recip"),
+              "counting sort, 4x4-tile bins, split; reciprocal division");
+    EXPECT_EQ(path_of("rgb", KernelKind::Tiled, both), "no binning; quad layout");  // flat: nothing to divide
+    EXPECT_EQ(path_of("rand10k", KernelKind::Persistent, "layout=quads"), "bin.compact, 4x4-tile bins; quad layout");
+    // culling keeps the strips (the snow scene's strip masks; micro2M's); the reciprocal rides along
+    EXPECT_EQ(path_of("snow", KernelKind::Tiled, both), "counting sort, 1x1-tile bins; strip masks; reciprocal division");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "layout=quads"), "counting sort, 1x1-tile bins; strip masks");
+    // neither with the early stop (rand100k's), on ftb, or off the 16x16 tiles of 4 rows
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads"), "counting sort, 4x4-tile bins; early stop");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads,stop=off"),
+              "counting sort, 4x4-tile bins, split; quad layout");
+    for (const BinPlan& p : {plan("snowsingle", KernelKind::FrontToBack, both), plan("snowsingle", KernelKind::Tiled, ""),
+                             plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,rows=8"),
+                             plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,tile=8")}) {
+        EXPECT_FALSE(p.quads);
+        EXPECT_FALSE(p.snow_reciprocal);
+    }
+    EXPECT_FALSE(CudaOptions{}.quad_layout);  // the strips and the IEEE division stay the default
+    EXPECT_FALSE(CudaOptions{}.snow_reciprocal);
+}
+
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
     BinPlan p;
     p.coarse = 4;
@@ -166,8 +197,8 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 41u);
-    EXPECT_EQ(cuda_option_keys().size(), 22u);
+    EXPECT_EQ(words, 45u);
+    EXPECT_EQ(cuda_option_keys().size(), 24u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {
@@ -192,6 +223,10 @@ TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     EXPECT_EQ(o.coalesce, Choice::Off);
     EXPECT_TRUE(o.guess_start);
     EXPECT_FALSE(parse_cuda_options("start=guess,start=walk").guess_start);
+    EXPECT_TRUE(parse_cuda_options("layout=quads").quad_layout);
+    EXPECT_FALSE(parse_cuda_options("layout=quads,layout=strips").quad_layout);
+    EXPECT_TRUE(parse_cuda_options("snowdiv=recip").snow_reciprocal);
+    EXPECT_FALSE(parse_cuda_options("snowdiv=recip,snowdiv=ieee").snow_reciprocal);
     EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
     EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
     EXPECT_EQ(parse_cuda_options("coarse=4").coarse, 4);
@@ -253,6 +288,23 @@ TEST(CudaOptionsTable, WhatAKernelCannotRunIsRefusedBeforeItsFirstFrame) {
     EXPECT_EQ(validation(KernelKind::FrontToBack, "list=split"), "");  // ftb has no lessons: unused
     EXPECT_EQ(validation(KernelKind::Naive, "tile=8,list=split"), "");
     EXPECT_EQ(validation(KernelKind::Persistent, "order=off,rows=8"), "");
+    // the quad layout and the reciprocal: the exact kernels' default shape, no early stop; quads: no culling
+    EXPECT_EQ(validation(KernelKind::Tiled, "layout=quads,rows=8"),
+              "CR_CUDA_OPTIONS layout=quads needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Persistent, "snowdiv=recip,tile=8"),
+              "CR_CUDA_OPTIONS snowdiv=recip needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Tiled, "snowdiv=recip,list=split"),
+              "CR_CUDA_OPTIONS snowdiv=recip needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Tiled, "snowdiv=recip,stop=on"),
+              "CR_CUDA_OPTIONS snowdiv=recip and stop=on: the early stop keeps the strips layout and the IEEE division");
+    EXPECT_EQ(validation(KernelKind::Persistent, "layout=quads,strips=on"),
+              "CR_CUDA_OPTIONS layout=quads with strips=on or rowcull=on: culling walks the strips layout");
+    EXPECT_EQ(validation(KernelKind::Tiled, "layout=quads,rowcull=on"),
+              "CR_CUDA_OPTIONS layout=quads with strips=on or rowcull=on: culling walks the strips layout");
+    EXPECT_EQ(validation(KernelKind::Tiled, "layout=quads,snowdiv=recip"), "");
+    EXPECT_EQ(validation(KernelKind::Tiled, "snowdiv=recip,strips=on"), "");  // the reciprocal culls too
+    EXPECT_EQ(validation(KernelKind::FrontToBack, "layout=quads,stop=on,rows=8"), "");  // ftb: unused
+    EXPECT_EQ(validation(KernelKind::Naive, "snowdiv=recip,tile=8"), "");
 }
 
 TEST(CudaOptionsTable, TheDocsAndTheHelpAreMadeFromIt) {

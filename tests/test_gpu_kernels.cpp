@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -917,6 +918,59 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
             EXPECT_NE(r->work().path.find("early stop"), std::string::npos) << scene << ": " << r->work().path;
         }
     }
+}
+
+/// Floats of all four channels, alpha too, whose bits differ (-1 for other sizes).
+long long differing_bits(const Image& a, const Image& b) {
+    if (a.width != b.width || a.height != b.height) return -1;
+    long long n = 0;
+    for (size_t k = 0; k < a.data.size(); ++k) n += std::memcmp(&a.data[k], &b.data[k], sizeof(float)) != 0;
+    return n;
+}
+
+TEST(GpuLayout, QuadsAndTheReciprocalDrawTheSameFloats) {
+    REQUIRE_GPU();
+    // The quad layout changes only which thread owns which pixel, the
+    // reciprocal only how snow's t is divided (the same float:
+    // tests/test_shading.cpp): every float of every image, alpha too, must
+    // equal the strips' with the IEEE division; at odd sizes, a moving snow
+    // scene whose setup plans strip masks, and with culling forced.
+    const std::tuple<const char*, int, int, int> snow_runs[] = {{"snowsingle", 1024, 1024, 1},
+                                                                {"snowsingle", 257, 129, 1},
+                                                                {"snowsingle", 1, 1, 1},
+                                                                {"snow", 256, 256, 300},
+                                                                {"snow", 1000, 600, 150}};
+    for (const auto& [scene, w, h, frames] : snow_runs)
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
+            auto plain = make_cuda_renderer(k, parse_cuda_options(""));
+            const Image a = render_last(*plain, make_scene(scene, 0), w, h, frames);
+            for (const char* opts : {"layout=quads", "snowdiv=recip", "layout=quads,snowdiv=recip",
+                                     "snowdiv=recip,strips=on,direct=0", "snowdiv=recip,rowcull=on,strips=off"}) {
+                auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+                const Image b = render_last(*r, make_scene(scene, 0), w, h, frames);
+                EXPECT_EQ(differing_bits(a, b), 0) << r->name() << " " << opts << " " << scene << " " << w << "x" << h;
+                const std::string path = r->work().path, o = opts;
+                if (o.find("recip") != std::string::npos) {
+                    EXPECT_NE(path.find("reciprocal division"), std::string::npos) << opts << ": " << path;
+                }
+                if (o == "layout=quads" && path.find("strip masks") == std::string::npos) {
+                    EXPECT_NE(path.find("quad layout"), std::string::npos) << opts << ": " << path;
+                }
+            }
+        }
+    // flat scenes in the quad layout: cpuref's floats (a frame of snow's
+    // moving flakes above is the strips' path; these are direct, bin.compact
+    // and sorted lists)
+    for (const char* scene : {"rgb", "rand10k", "pattern", "fireworks"})
+        for (auto [w, h] : {std::pair{1, 1}, std::pair{257, 129}, std::pair{1024, 1024}})
+            for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
+                for (const char* opts : {"layout=quads", "layout=quads,bins=sort,count=off"}) {
+                    auto r = make_cuda_renderer(k, parse_cuda_options(opts));
+                    const Image got = render_last(*r, make_scene(scene, 5), w, h, 1);
+                    EXPECT_EQ(differing_floats(got, reference(scene, 5, w, h, 1)), 0)
+                        << r->name() << " " << opts << " " << scene << " " << w << "x" << h;
+                    EXPECT_NE(r->work().path.find("quad layout"), std::string::npos) << r->work().path;
+                }
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 
 #include "render/cpu/cpu_stages.h"
 #include "render/core/shading.h"
@@ -302,6 +305,80 @@ TEST(Blend, OverRuleAndAlphaSum) {
     const cr::Fragment flat = cr::shade_flat(.1f, .2f, .3f);
     EXPECT_EQ(flat.alpha, .5f);
     EXPECT_EQ(flat.r, .1f);
+}
+
+uint32_t float_bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+TEST(Reciprocal, TheCorrectionMakesTheProductTheQuotient) {
+    // .001f * (1 / .01f) rounds to 0x1.99999ap-4, one ulp below .001f / .01f
+    // = 0x1.99999cp-4; the remainder's correction gives the quotient.
+    const float a = .001f, b = .01f, inv_b = cr::div_rn(1.f, b);
+    EXPECT_EQ(float_bits(cr::mul_rn(a, inv_b)), float_bits(0x1.99999ap-4f));
+    EXPECT_EQ(float_bits(cr::div_by_reciprocal(a, b, inv_b)), float_bits(0x1.99999cp-4f));
+    EXPECT_EQ(float_bits(a / b), float_bits(0x1.99999cp-4f));
+    EXPECT_EQ(cr::div_by_reciprocal(0.f, b, inv_b), 0.f);
+    EXPECT_EQ(cr::div_by_reciprocal(b, b, inv_b), 1.f);
+    EXPECT_EQ(cr::div_by_reciprocal(.75f, .25f, 4.f), 3.f);
+}
+
+TEST(Reciprocal, EqualsTheIeeeDivisionOverItsRange) {
+    // 4 M quotients a / b: b log-uniform over [2^-40, 2^40] with a random
+    // significand, a uniform in [0, 2b]. scripts/probes/reciprocal_check.cpp
+    // runs 2^31 more, whole binades of a.
+    std::mt19937 rng(20261204);
+    std::uniform_real_distribution<float> exponent(-40.f, 40.f), fraction(0.f, 2.f);
+    int differ = 0, tested = 0;
+    for (int k = 0; k < 4000000; ++k) {
+        const float b = std::exp2(exponent(rng));
+        if (!cr::reciprocal_divides(b)) continue;
+        const float a = cr::mul_rn(fraction(rng), b);
+        differ += float_bits(cr::div_by_reciprocal(a, b, cr::div_rn(1.f, b))) != float_bits(a / b);
+        ++tested;
+    }
+    EXPECT_GT(tested, 3990000);
+    EXPECT_EQ(differ, 0);
+}
+
+TEST(Reciprocal, OnlyNormalDivisorsInRange) {
+    EXPECT_TRUE(cr::reciprocal_divides(0x1p-40f));
+    EXPECT_TRUE(cr::reciprocal_divides(0x1p40f));
+    EXPECT_TRUE(cr::reciprocal_divides(.01f));
+    EXPECT_FALSE(cr::reciprocal_divides(0x1.fffffep-41f));
+    EXPECT_FALSE(cr::reciprocal_divides(0x1.000002p40f));
+    EXPECT_FALSE(cr::reciprocal_divides(0.f));
+    EXPECT_FALSE(cr::reciprocal_divides(-.01f));
+    EXPECT_FALSE(cr::reciprocal_divides(std::numeric_limits<float>::denorm_min()));
+    EXPECT_FALSE(cr::reciprocal_divides(std::numeric_limits<float>::infinity()));
+    EXPECT_FALSE(cr::reciprocal_divides(std::numeric_limits<float>::quiet_NaN()));
+}
+
+TEST(Reciprocal, SnowsinglesFragmentsAreUnchanged) {
+    // Every covered pixel of every flake of snowsingle at 256x256: the
+    // fragment from the reciprocal equals shade_snow_scaled's, every bit.
+    const cr::Scene s = cr::make_scene("snowsingle", 0);
+    const int w = 256, h = 256;
+    const float inv = 1.f / static_cast<float>(w);
+    long long covered = 0, differ = 0;
+    for (size_t i = 0; i < s.count(); ++i) {
+        const float r = s.radius[i], ma = cr::snow_max_alpha(s.z[i]), inv_r = cr::div_rn(1.f, r);
+        ASSERT_TRUE(cr::reciprocal_divides(r));
+        const cr::PixelBox box = cr::circle_pixel_box(s.x[i], s.y[i], r, w, h);
+        for (int y = box.min_y; y < box.max_y; ++y)
+            for (int x = box.min_x; x < box.max_x; ++x) {
+                const float d2 = cr::center_distance2(s.x[i], s.y[i], cr::pixel_center(x, inv), cr::pixel_center(y, inv));
+                if (!cr::covers(d2, r)) continue;
+                const cr::Fragment a = cr::shade_snow_scaled(d2, r, ma), b = cr::shade_snow_reciprocal(d2, r, inv_r, ma);
+                differ += float_bits(a.r) != float_bits(b.r) || float_bits(a.g) != float_bits(b.g) ||
+                          float_bits(a.b) != float_bits(b.b) || float_bits(a.alpha) != float_bits(b.alpha);
+                ++covered;
+            }
+    }
+    EXPECT_GT(covered, 3000000);
+    EXPECT_EQ(differ, 0);
 }
 
 }  // namespace

@@ -95,13 +95,25 @@ CR_HD float snow_max_alpha(float z) {
     return mul_rn(.5f, clamp_float(a, 0.f, 1.f));
 }
 
-/// Snow shading with the circle's snow_max_alpha already computed.
-CR_HD Fragment shade_snow_scaled(float d2, float r, float max_alpha) {
+/// Snow shading at t = sqrt(d2) / r (the pixel's distance in radii):
+/// color = ramp(t), alpha = max_alpha * exp(-4 t^2).
+CR_HD Fragment shade_snow_at(float t, float max_alpha) {
     Fragment f;
-    const float t = div_rn(sqrtf(d2), r);  // sqrtf is correctly rounded on both sides
     snow_ramp(t, f.r, f.g, f.b);
     f.alpha = mul_rn(max_alpha, expf(mul_rn(mul_rn(-4.f, t), t)));
     return f;
+}
+
+/// Snow shading with the circle's snow_max_alpha already computed.
+CR_HD Fragment shade_snow_scaled(float d2, float r, float max_alpha) {
+    return shade_snow_at(div_rn(sqrtf(d2), r), max_alpha);  // sqrtf is correctly rounded on both sides
+}
+
+/// shade_snow_scaled with the division by r done from inv_r = div_rn(1, r)
+/// (div_by_reciprocal): the same fragment, bit for bit, for
+/// reciprocal_divides(r) and a covered pixel (d2 <= r * r).
+CR_HD Fragment shade_snow_reciprocal(float d2, float r, float inv_r, float max_alpha) {
+    return shade_snow_at(div_by_reciprocal(sqrtf(d2), r, inv_r), max_alpha);
 }
 
 /// Snow shading for a covered pixel at squared distance d2 from a circle of

@@ -39,7 +39,8 @@
 // third walk, "walk-lite", that walks back following one pixel of each
 // thread's four, the kernel without the early stop, and the fitted shade ms
 // (Counts::fitted_ms). diverge: counts snow's warp divergence instead
-// (count_divergence).
+// (count_divergence): the runs of the snow math under the kernel's strips,
+// row pairs and the quad layout (run_of), and with covered pixels packed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -282,7 +283,19 @@ void walk_lite(const Scene& s, const TileWork& w, ValueBounds b, Counts& c, long
 /// warp) onto the lanes would run it ceil(covered / 32) times.
 struct Divergence {
     long long covered = 0, row_runs = 0, packed_runs = 0, warp_hits = 0;
+    long long pair_runs = 0, quad_runs = 0;  ///< runs under the other two mappings (run_of)
 };
+
+/// The run (0..3, the thread's row index) of pixel (x, y) of a warp's
+/// 16 x 8 pixels under three mappings of pixels to (lane, run): 0, the
+/// kernel's strips (lanes 0-15 rows r, lanes 16-31 rows r + 4: a run is two
+/// rows 4 apart); 1, pairs (a run is rows 2r and 2r + 1); 2, quadrants (a
+/// run is an 8 x 4 block).
+int run_of(int mapping, int x, int y) {
+    if (mapping == 0) return y % 4;
+    if (mapping == 1) return y / 2;
+    return x / 8 + 2 * (y / 4);
+}
 
 void count_divergence(const TileWork& w, Divergence& d) {
     const int n = int(w.hit_circle.size());
@@ -292,12 +305,17 @@ void count_divergence(const TileWork& w, Divergence& d) {
     for (int h = 0; h < n; ++h)
         for (int warp = 0; warp < 2; ++warp) {
             int in_warp = 0;
+            int lanes[3][4] = {};
+            for (int y = 0; y < 8; ++y)
+                for (int x = 0; x < kTile; ++x) {
+                    const char c = cov[(warp * 8 + y) * kTile + x][h];
+                    in_warp += c;
+                    for (int m = 0; m < 3; ++m) lanes[m][run_of(m, x, y)] += c;
+                }
             for (int r = 0; r < 4; ++r) {
-                int lanes = 0;
-                for (int half = 0; half < 2; ++half)  // lanes 0-15: strip rows warp*8 + r, lanes 16-31: + 4
-                    for (int x = 0; x < kTile; ++x) lanes += cov[(warp * 8 + half * 4 + r) * kTile + x][h];
-                d.row_runs += lanes > 0;
-                in_warp += lanes;
+                d.row_runs += lanes[0][r] > 0;
+                d.pair_runs += lanes[1][r] > 0;
+                d.quad_runs += lanes[2][r] > 0;
             }
             d.covered += in_warp;
             d.packed_runs += (in_warp + 31) / 32;
@@ -342,7 +360,11 @@ int main(int argc, char** argv) {
             for (int t = 0; t < g.tile_count(); ++t) count_divergence(tile_work(s, lists[t], t % g.tiles_x, t / g.tiles_x), per[t]);
             Divergence d;
             for (const Divergence& x : per)
-                d.covered += x.covered, d.row_runs += x.row_runs, d.packed_runs += x.packed_runs, d.warp_hits += x.warp_hits;
+                d.covered += x.covered, d.row_runs += x.row_runs, d.packed_runs += x.packed_runs, d.warp_hits += x.warp_hits,
+                d.pair_runs += x.pair_runs, d.quad_runs += x.quad_runs;
+            std::printf("%s runs by mapping: strips %lld (%.1f%% useful), row pairs %lld (%.1f%%), 8x4 quadrants %lld (%.1f%%)\n",
+                        name.c_str(), d.row_runs, 100.0 * d.covered / (32.0 * d.row_runs), d.pair_runs,
+                        100.0 * d.covered / (32.0 * d.pair_runs), d.quad_runs, 100.0 * d.covered / (32.0 * d.quad_runs));
             std::printf("%s divergence: warp x hit %lld, covered pixels %lld (%.1f a warp x hit), snow math runs "
                         "row by row %lld (%.2f a warp x hit, %.1f%% of lanes useful), packed %lld (%.2f, %.1f%%)\n",
                         name.c_str(), d.warp_hits, d.covered, double(d.covered) / d.warp_hits, d.row_runs,
