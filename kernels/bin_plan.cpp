@@ -119,6 +119,13 @@ std::string shading_notes(const BinPlan& plan) {
 
 }  // namespace
 
+int shade_kernel_bits(int variant, bool snow) {
+    const int cull = (variant & kShadeStripMask) != 0 ? kShadeStripMask : variant & kShadeRowCull;
+    if ((variant & kShadeCoalesce) != 0) return cull | kShadeCoalesce | (variant & kShadeGuess);
+    const int layout = cull == 0 ? variant & kShadeQuads : 0;
+    return cull | layout | (snow ? variant & kShadeSnowReciprocal : 0);
+}
+
 std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
     if (!binned) return "no binning" + shading_notes(plan);
     const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";

@@ -49,6 +49,40 @@ struct BinPlan {
     bool snow_reciprocal = false;
 };
 
+/// The template bits of every 16x16, 4-row shading kernel that
+/// kernels/shade_tiled.cu compiles, and so the only values
+/// shade_kernel_bits returns: no culling, strip masks or row culling, each
+/// alone, with the early stop, or with the early stop's guessed start; the
+/// quad layout (no culling, no early stop); snow's reciprocal division with
+/// any of the four that do not stop early.
+inline constexpr int kShadeKernelBits[] = {
+    0,
+    kShadeStripMask,
+    kShadeRowCull,
+    kShadeQuads,
+    kShadeCoalesce,
+    kShadeCoalesce | kShadeStripMask,
+    kShadeCoalesce | kShadeRowCull,
+    kShadeCoalesce | kShadeGuess,
+    kShadeCoalesce | kShadeGuess | kShadeStripMask,
+    kShadeCoalesce | kShadeGuess | kShadeRowCull,
+    kShadeSnowReciprocal,
+    kShadeSnowReciprocal | kShadeStripMask,
+    kShadeSnowReciprocal | kShadeRowCull,
+    kShadeSnowReciprocal | kShadeQuads,
+};
+
+/// The template bits of the 16x16, 4-row kernel launch_shade_tiled runs
+/// (and the persistent kernel's occupancy query asks about) for the bits
+/// `variant` of a launch (the plan's kShadeRowCull, kShadeStripMask,
+/// kShadeCoalesce, kShadeGuess, kShadeQuads, kShadeSnowReciprocal; the
+/// teaching variants' bits are ignored: they are launched apart): strip
+/// masks win over row culling; the guessed start only with the early stop;
+/// the quad layout only without culling and without the early stop; the
+/// reciprocal only on snow (`snow`) and without the early stop. Always one
+/// of kShadeKernelBits.
+int shade_kernel_bits(int variant, bool snow);
+
 /// The grid of bins of coarse x coarse tiles of `g`.
 TileGrid coarse_grid(const TileGrid& g, int coarse);
 

@@ -128,7 +128,7 @@ const std::vector<CudaOptionKey> kKeys = {
          return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
      }},
     {"layout", "strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
-     "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 apart (a warp's row index is an 8x4 block)",
+     "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 columns and 4 rows apart (a warp's pixel index is an 8x4 block)",
      [](const std::string& v, CudaOptions& o) {
          const int i = word_index(v, {"strips", "quads"});
          return i >= 0 && (o.quad_layout = i == 1, true);

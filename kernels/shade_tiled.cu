@@ -62,9 +62,13 @@
 // (`order`), so the long tiles start early and the short ones fill the gaps
 // at the end instead of one heavy tile finishing alone.
 #include <climits>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
+#include <utility>
 
+#include "kernels/bin_plan.h"
 #include "kernels/tile_list.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/stages.h"
@@ -87,7 +91,8 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
 /// Blends hit i of the chunk into the thread's ROWS pixels (registers); the
 /// coverage tables give d2 with one add a pixel. Snow with
 /// kSnowReciprocal divides by the radius from its reciprocal where the list
-/// holds one (a branch a hit, the same in every lane).
+/// holds one (a branch a hit, the same in every lane that blends the hit;
+/// with strip masks lanes walk different hits, and no barrier is inside).
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShared<THREADS, VARIANT, TILE>& sh) {
     const float4 col = sh.list.color(i);
@@ -512,8 +517,10 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// ones keep their 64. Their persistent twins keep the compiler's choice
 /// (with 16 they would spill 8-16 bytes), except snow's with the
 /// reciprocal division, which spilled 16 bytes at the compiler's 64
-/// registers and gets 12 (80 registers, no spill). All: ptxas -v, nvcc
-/// 13.0, sm_90.
+/// registers and gets 12 (80 registers, no spill). The flat persistent
+/// kernel in the quad layout gets the 1 of its strips twin, so a bench of
+/// the two layouts compares layouts, not register budgets. All: ptxas -v,
+/// nvcc 13.0, sm_90.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
     if ((VARIANT & kGuess) != 0) return 10;
@@ -521,7 +528,7 @@ constexpr int shade_min_blocks() {
         if (!PERSISTENT) return 16;
         if ((VARIANT & kSnowReciprocal) != 0) return 12;
     }
-    return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && VARIANT == 0 ? 1 : 0;
+    return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && (VARIANT & ~kQuads) == 0 ? 1 : 0;
 }
 
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
@@ -562,8 +569,8 @@ void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g
     check_launch("shade_tiles_kernel<tiled, teaching variant>");
 }
 
-/// The 16x16, 4-row kernel of the bits BITS (row culling or strip masks,
-/// exact early stopping), tiled or persistent.
+/// The 16x16, 4-row kernel of the bits BITS (one of kShadeKernelBits),
+/// tiled or persistent.
 template <bool SNOW, int BITS>
 void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
     if (l.persistent)
@@ -577,49 +584,51 @@ void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
                                     : "shade_tiles_kernel<16x16, 4 rows>");
 }
 
-/// launch_16x4 for the culling bits `cull` (strip masks win over row
-/// culling, culling over the quad layout `quads`).
-template <bool SNOW, int STOP>
-void launch_16x4_culled(const ShadeLaunch& l, int cull, bool quads, cudaStream_t s) {
-    if (cull & kStripMask) launch_16x4<SNOW, kStripMask | STOP>(l, s);
-    else if (cull & kRowCull) launch_16x4<SNOW, kRowCull | STOP>(l, s);
-    else if constexpr ((STOP & kCoalesce) == 0) {
-        if (quads) launch_16x4<SNOW, kQuads | STOP>(l, s);
-        else launch_16x4<SNOW, STOP>(l, s);
+/// kShadeKernelBits as a list of template arguments.
+template <size_t... I>
+constexpr auto kernel_bit_list(std::index_sequence<I...>) {
+    return std::integer_sequence<int, kShadeKernelBits[I]...>{};
+}
+using KernelBitList = decltype(kernel_bit_list(std::make_index_sequence<std::size(kShadeKernelBits)>{}));
+
+/// f(std::integral_constant<int, B>{}) when `bits` is B; false otherwise and
+/// for the reciprocal's bits on flat scenes (not compiled: nothing divides).
+template <bool SNOW, int B, class F>
+bool call_with_bits(int bits, F& f) {
+    if constexpr (!SNOW && (B & kSnowReciprocal) != 0) {
+        return false;
     } else {
-        launch_16x4<SNOW, STOP>(l, s);
+        if (bits != B) return false;
+        f(std::integral_constant<int, B>{});
+        return true;
     }
 }
 
-/// launch_16x4_culled without the early stop, snow's division by the
-/// reciprocal where `reciprocal` (flat scenes do not divide).
-template <bool SNOW>
-void launch_16x4_plain(const ShadeLaunch& l, int cull, bool quads, bool reciprocal, cudaStream_t s) {
-    if constexpr (SNOW)
-        if (reciprocal) return launch_16x4_culled<SNOW, kSnowReciprocal>(l, cull, quads, s);
-    launch_16x4_culled<SNOW, 0>(l, cull, quads, s);
+/// Calls f with the 16x16, 4-row kernel's template bits shade_kernel_bits
+/// chooses for the launch bits `variant`, as a compile-time constant: the
+/// one choice that the launch (launch_variant) and the persistent kernel's
+/// occupancy query (occupancy_blocks) both make.
+template <bool SNOW, class F, int... B>
+void with_kernel_bits(int variant, F f, std::integer_sequence<int, B...>) {
+    const int bits = shade_kernel_bits(variant, SNOW);
+    if (!(call_with_bits<SNOW, B>(bits, f) || ...))
+        throw std::logic_error("shade: no 16x16 kernel is compiled for the bits " + std::to_string(bits));
 }
 
 template <int TILE, int R, bool SNOW>
 void launch_variant(const ShadeLaunch& l, int variant, cudaStream_t s) {
     constexpr int kThreads = TILE * TILE / R;
     constexpr bool k16x4 = TILE == 16 && R == 4;
-    const int cull = k16x4 ? variant & (kRowCull | kStripMask) : 0;  // other shapes: one warp spans the tile
-    const bool stop = k16x4 && (variant & kCoalesce) != 0;
-    const bool guess = stop && (variant & kGuess) != 0;
-    const bool quads = k16x4 && !stop && (variant & kQuads) != 0;
-    const bool reciprocal = k16x4 && !stop && (variant & kSnowReciprocal) != 0;
-    variant &= ~(kRowCull | kStripMask | kCoalesce | kGuess | kQuads | kSnowReciprocal);
-    if (variant != 0) {
+    const int teaching = variant & (kSplitList | kWarpCull | kShuffleScan);
+    if (teaching != 0) {
         if (!k16x4 || l.persistent)
             throw std::invalid_argument("CR_CUDA_OPTIONS list=split, cull=warp and scan=shuffle exist for the tiled "
                                         "kernel with tile=16 and rows=4 only");
-        launch_teaching_variant<SNOW>(l.c, l.lists, l.g, l.image, l.bg, variant, s);
+        launch_teaching_variant<SNOW>(l.c, l.lists, l.g, l.image, l.bg, teaching, s);
     } else if (k16x4) {
-        if (guess) launch_16x4_culled<SNOW, kCoalesce | kGuess>(l, cull, false, s);
-        else if (stop) launch_16x4_culled<SNOW, kCoalesce>(l, cull, false, s);
-        else launch_16x4_plain<SNOW>(l, cull, quads, reciprocal, s);
-    } else if (l.persistent) {
+        with_kernel_bits<SNOW>(variant, [&](auto bits) { launch_16x4<SNOW, decltype(bits)::value>(l, s); },
+                               KernelBitList{});
+    } else if (l.persistent) {  // other shapes: one warp spans the tile, none of the 16x16 kernel's bits
         shade_tiles_kernel<TILE, R, SNOW, true><<<l.blocks, kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
                                                                             l.order, stop_params(l));
         check_launch("shade_tiles_kernel<persistent>");
@@ -641,29 +650,15 @@ int resident_blocks(Kernel kernel, int threads) {
     return std::max(1, per_sm) * sms;
 }
 
-/// resident_blocks of the persistent kernel launch_variant launches for
-/// the bits `bits` (strip masks win over row culling, culling over the
-/// quad layout, as there; 16x16, 4 rows only).
-template <bool SNOW, int STOP>
-int occupancy_blocks_16x4(int bits) {
-    if (bits & kStripMask) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kStripMask | STOP>, 64);
-    if (bits & kRowCull) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kRowCull | STOP>, 64);
-    if constexpr ((STOP & kCoalesce) == 0)
-        if (bits & kQuads) return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, kQuads | STOP>, 64);
-    return resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, STOP>, 64);
-}
-
 template <int TILE, int R, bool SNOW>
 int occupancy_blocks(int bits) {
     constexpr int kThreads = TILE * TILE / R;
     if constexpr (TILE == 16 && R == 4) {
-        // as launch_variant chooses: the guessed start only with the early stop, the reciprocal only without
-        if ((bits & kCoalesce) != 0)
-            return (bits & kGuess) != 0 ? occupancy_blocks_16x4<SNOW, kCoalesce | kGuess>(bits)
-                                        : occupancy_blocks_16x4<SNOW, kCoalesce>(bits);
-        if constexpr (SNOW)
-            if ((bits & kSnowReciprocal) != 0) return occupancy_blocks_16x4<SNOW, kSnowReciprocal>(bits);
-        return occupancy_blocks_16x4<SNOW, 0>(bits);
+        int blocks = 0;  // the kernel launch_variant launches for these bits
+        with_kernel_bits<SNOW>(
+            bits, [&](auto b) { blocks = resident_blocks(shade_tiles_kernel<16, 4, SNOW, true, decltype(b)::value>, 64); },
+            KernelBitList{});
+        return blocks;
     }
     return resident_blocks(shade_tiles_kernel<TILE, R, SNOW, true>, kThreads);
 }

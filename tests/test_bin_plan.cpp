@@ -5,6 +5,9 @@
 // batches of the sorting path.
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <set>
+
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -171,6 +174,32 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
     }
     EXPECT_FALSE(CudaOptions{}.quad_layout);  // the strips and the IEEE division stay the default
     EXPECT_FALSE(CudaOptions{}.snow_reciprocal);
+}
+
+TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
+    // shade_kernel_bits is the one choice launch and occupancy query share:
+    // every combination of launch bits lands on a compiled kernel, and every
+    // compiled kernel is reached (the reciprocal ones by snow only)
+    std::set<int> reached[2];
+    const std::set<int> compiled(std::begin(kShadeKernelBits), std::end(kShadeKernelBits));
+    for (int v = 0; v < 512; ++v)
+        for (bool snow : {false, true}) {
+            const int bits = shade_kernel_bits(v, snow);
+            EXPECT_EQ(compiled.count(bits), 1u) << v << " " << snow;
+            reached[snow].insert(bits);
+        }
+    EXPECT_EQ(reached[1], compiled);
+    EXPECT_EQ(reached[0].size(), compiled.size() - 4);  // no reciprocal on flat scenes
+    EXPECT_EQ(compiled.size(), 14u);
+    // the rules: strips over row culling, culling over quads, the early stop over quads and the reciprocal
+    EXPECT_EQ(shade_kernel_bits(kShadeStripMask | kShadeRowCull | kShadeQuads, true), kShadeStripMask);
+    EXPECT_EQ(shade_kernel_bits(kShadeRowCull | kShadeQuads | kShadeSnowReciprocal, true),
+              kShadeRowCull | kShadeSnowReciprocal);
+    EXPECT_EQ(shade_kernel_bits(kShadeCoalesce | kShadeGuess | kShadeQuads | kShadeSnowReciprocal, true),
+              kShadeCoalesce | kShadeGuess);
+    EXPECT_EQ(shade_kernel_bits(kShadeGuess | kShadeQuads, false), kShadeQuads);  // no guess without the stop
+    EXPECT_EQ(shade_kernel_bits(kShadeQuads | kShadeSnowReciprocal, false), kShadeQuads);
+    EXPECT_EQ(shade_kernel_bits(kShadeSplitList | kShadeQuads, false), kShadeQuads);  // teaching bits: launched apart
 }
 
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {

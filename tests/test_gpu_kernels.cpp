@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "kernels/cuda_renderer.h"
 #include "render/renderer_factory.h"
@@ -933,38 +935,48 @@ TEST(GpuLayout, QuadsAndTheReciprocalDrawTheSameFloats) {
     // The quad layout changes only which thread owns which pixel, the
     // reciprocal only how snow's t is divided (the same float:
     // tests/test_shading.cpp): every float of every image, alpha too, must
-    // equal the strips' with the IEEE division; at odd sizes, a moving snow
-    // scene whose setup plans strip masks, and with culling forced.
+    // equal the strips' with the IEEE division; at odd sizes (partial
+    // tiles), for a moving snow scene, and with culling off where the plan
+    // would cull (small circles: strip masks, which keep the strips) so
+    // that the quads really run there.
     const std::tuple<const char*, int, int, int> snow_runs[] = {{"snowsingle", 1024, 1024, 1},
+                                                                {"snowsingle", 1000, 600, 1},
                                                                 {"snowsingle", 257, 129, 1},
                                                                 {"snowsingle", 1, 1, 1},
                                                                 {"snow", 256, 256, 300},
                                                                 {"snow", 1000, 600, 150}};
+    const std::string no_cull = ",strips=off,rowcull=off";
+    const std::vector<std::string> option_sets = {"layout=quads",
+                                                  "snowdiv=recip",
+                                                  "layout=quads,snowdiv=recip",
+                                                  "layout=quads,snowdiv=recip" + no_cull,
+                                                  "layout=quads" + no_cull,
+                                                  "snowdiv=recip,strips=on,direct=0",
+                                                  "snowdiv=recip,rowcull=on,strips=off"};
     for (const auto& [scene, w, h, frames] : snow_runs)
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
             auto plain = make_cuda_renderer(k, parse_cuda_options(""));
             const Image a = render_last(*plain, make_scene(scene, 0), w, h, frames);
-            for (const char* opts : {"layout=quads", "snowdiv=recip", "layout=quads,snowdiv=recip",
-                                     "snowdiv=recip,strips=on,direct=0", "snowdiv=recip,rowcull=on,strips=off"}) {
+            for (const std::string& opts : option_sets) {
                 auto r = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image b = render_last(*r, make_scene(scene, 0), w, h, frames);
                 EXPECT_EQ(differing_bits(a, b), 0) << r->name() << " " << opts << " " << scene << " " << w << "x" << h;
-                const std::string path = r->work().path, o = opts;
-                if (o.find("recip") != std::string::npos) {
+                const std::string path = r->work().path;
+                if (opts.find("recip") != std::string::npos) {
                     EXPECT_NE(path.find("reciprocal division"), std::string::npos) << opts << ": " << path;
                 }
-                if (o == "layout=quads" && path.find("strip masks") == std::string::npos) {
+                if (opts.find(no_cull) != std::string::npos) {
                     EXPECT_NE(path.find("quad layout"), std::string::npos) << opts << ": " << path;
                 }
             }
         }
-    // flat scenes in the quad layout: cpuref's floats (a frame of snow's
-    // moving flakes above is the strips' path; these are direct, bin.compact
-    // and sorted lists)
+    // flat scenes in the quad layout: cpuref's floats (direct, bin.compact
+    // and sorted lists; culling off, as above)
     for (const char* scene : {"rgb", "rand10k", "pattern", "fireworks"})
         for (auto [w, h] : {std::pair{1, 1}, std::pair{257, 129}, std::pair{1024, 1024}})
             for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
-                for (const char* opts : {"layout=quads", "layout=quads,bins=sort,count=off"}) {
+                for (const char* opts : {"layout=quads,strips=off,rowcull=off",
+                                         "layout=quads,strips=off,rowcull=off,bins=sort,count=off,direct=0"}) {
                     auto r = make_cuda_renderer(k, parse_cuda_options(opts));
                     const Image got = render_last(*r, make_scene(scene, 5), w, h, 1);
                     EXPECT_EQ(differing_floats(got, reference(scene, 5, w, h, 1)), 0)

@@ -323,6 +323,10 @@ TEST(Reciprocal, TheCorrectionMakesTheProductTheQuotient) {
     EXPECT_EQ(cr::div_by_reciprocal(0.f, b, inv_b), 0.f);
     EXPECT_EQ(cr::div_by_reciprocal(b, b, inv_b), 1.f);
     EXPECT_EQ(cr::div_by_reciprocal(.75f, .25f, 4.f), 3.f);
+    // the smallest dividend snow can have, sqrtf of the smallest float, by the range's ends
+    const float tiny = std::sqrt(std::numeric_limits<float>::denorm_min());
+    for (float r : {0x1p-40f, 0x1p40f, 0x1.fffffep39f, 0x1.000002p-40f})
+        EXPECT_EQ(float_bits(cr::div_by_reciprocal(tiny, r, cr::div_rn(1.f, r))), float_bits(tiny / r)) << r;
 }
 
 TEST(Reciprocal, EqualsTheIeeeDivisionOverItsRange) {

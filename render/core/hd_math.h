@@ -64,25 +64,29 @@ CR_HD float fma_rn(float a, float b, float c) {
 #endif
 }
 
-/// The radii for which div_by_reciprocal equals div_rn for every quotient
-/// of at most about 1 (snow's t = sqrt(d2) / r): [2^-40, 2^40]. Inside it
-/// the reciprocal, the quotient, the remainder and the correction stay
-/// normal floats, which Markstein's proof needs; elsewhere divide.
+/// The divisors (snow's radii) for which div_by_reciprocal is used:
+/// [2^-40, 2^40]. There, for a dividend of 0 or at least 2^-75 (a square
+/// root of a float), the reciprocal, the quotient and the remainder are
+/// normal floats; elsewhere divide.
 constexpr float kReciprocalMinDivisor = 0x1p-40f, kReciprocalMaxDivisor = 0x1p40f;
 
 /// True when div_by_reciprocal may replace div_rn for divisor b (false for
 /// NaN, zero and subnormal b).
 CR_HD bool reciprocal_divides(float b) { return b >= kReciprocalMinDivisor && b <= kReciprocalMaxDivisor; }
 
-/// a / b rounded to nearest, from inv_b = div_rn(1, b): q = a * inv_b
-/// (within an ulp of a / b), its remainder a - q * b (exact in one fma),
-/// and q corrected by remainder * inv_b in one more fma. Markstein's theorem
-/// (IBM J. Res. Dev. 34(1), 1990) says the corrected quotient is a / b
-/// rounded to nearest when inv_b is 1 / b rounded to nearest and nothing
-/// over- or underflows: for reciprocal_divides(b) and 0 <= a <= 2 * b.
-/// Three instructions where the GPU's IEEE division takes about nine and a
-/// branch (the reciprocal is computed once per circle). Checked against
-/// div_rn in tests/test_shading.cpp and scripts/probes/reciprocal_check.cpp.
+/// a / b rounded to nearest, from inv_b = div_rn(1, b): q = a * inv_b,
+/// its remainder a - q * b (exact in one fma), and q corrected by
+/// remainder * inv_b in one more fma: the correction step of Markstein's
+/// division (IBM J. Res. Dev. 34(1), 1990). His proof needs q within an ulp
+/// of a / b, which a * inv_b is not always (up to about 1.5 ulp), so the
+/// equality with div_rn rests on checks: exhaustive at 6- to 14-bit
+/// precision, 2^31 + 4e8 float quotients and every covered pixel of the
+/// snow scenes (scripts/probes/reciprocal_check.cpp; tests/test_shading.cpp).
+/// Checked for reciprocal_divides(b) and a = 0 or 2^-75 <= a <= 2 * b (a
+/// square root of a float is 0 or at least 2^-74.5); for much smaller a the
+/// remainder or the quotient falls among the subnormals and the result can
+/// be an ulp off. Three instructions where the GPU's IEEE division takes about nine
+/// and a branch (the reciprocal is computed once per circle).
 CR_HD float div_by_reciprocal(float a, float b, float inv_b) {
     const float q = mul_rn(a, inv_b);
     const float remainder = fma_rn(-q, b, a);

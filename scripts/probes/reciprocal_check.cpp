@@ -1,6 +1,12 @@
 // Checks div_by_reciprocal (render/core/hd_math.h) against the IEEE
 // division on the CPU, far past what the unit tests run (issue 30, the
 // exact snow shading's division; no GPU needed):
+//   0. small precisions: for p = 6..14 bits, every pair of significands
+//      (a in [1, 4), b in [1, 2)), in exact integer arithmetic with
+//      round-half-even to p bits: the corrected quotient against the
+//      correctly rounded one, and without the correction (the float case,
+//      p = 24, cannot be exhausted; the emulation is first checked against
+//      the hardware at p = 24);
 //   1. whole binades: for 64 divisors b in [2^-7, 2^-6) (the radii of the
 //      course's snow flakes; 16 with extreme significands, 48 spread by a
 //      hash), every float a in [2^-9, 2^-5): 2^31 quotients;
@@ -15,6 +21,7 @@
 //       build/libcr_scenes.a build/libcr_core.a -o /tmp/reciprocal_check && /tmp/reciprocal_check
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <omp.h>
 #include <random>
@@ -38,6 +45,95 @@ float from_bits(uint32_t u) {
     float f;
     std::memcpy(&f, &u, sizeof f);
     return f;
+}
+
+/// x / 2^shift rounded to nearest, ties to even (x >= 0, shift >= 1).
+__int128 round_shift(__int128 x, int shift) {
+    const __int128 q = x >> shift, rest = x - (q << shift), half = __int128(1) << (shift - 1);
+    return rest > half || (rest == half && (q & 1)) ? q + 1 : q;
+}
+
+/// A p-bit float as significand m (2^(p-1) <= m < 2^p, or 0) x 2^e.
+struct Small {
+    __int128 m;
+    int e;
+};
+
+/// The exact value n / d (n, d > 0 integers scaled by 2^e) rounded to p
+/// bits: the quotient's leading bit found, then round-half-even on the
+/// remainder.
+Small round_quotient(__int128 n, __int128 d, int e, int p) {
+    int k = 0;  // n * 2^k / d in [2^(p-1), 2^p)
+    while ((n << (k + 1)) / d < (__int128(1) << p) && (n << (k + 1)) / d >= 0 && k < 100) ++k;
+    while ((n << k) / d >= (__int128(1) << p)) --k;
+    const __int128 num = n << (k + 2), q = num / d, rem = num - q * d;
+    // q has p + 2 bits: round the last two, the rest of the remainder as a sticky bit
+    __int128 m = q >> 2;
+    const int low = static_cast<int>(q & 3);
+    const bool sticky = rem != 0;
+    if (low > 2 || (low == 2 && (sticky || (m & 1)))) ++m;
+    int ex = e - k;
+    if (m == (__int128(1) << p)) m >>= 1, ++ex;
+    return Small{m, ex};
+}
+
+bool same(const Small& x, const Small& y) { return x.m == y.m && (x.m == 0 || x.e == y.e); }
+
+/// The exact x 2^e (x > 0) rounded to p bits.
+Small round_exact(__int128 x, int e, int p) {
+    int bits = 0;
+    while ((x >> bits) != 0) ++bits;
+    Small r = bits <= p ? Small{x << (p - bits), e - (p - bits)} : Small{round_shift(x, bits - p), e + bits - p};
+    if (r.m == (__int128(1) << p)) r.m >>= 1, ++r.e;
+    return r;
+}
+
+/// At p bits, a = am x 2^-(p-1) and b = bm x 2^-(p-1) (p-bit significands,
+/// a in [1, 4), b in [1, 2)): `want` = a / b correctly rounded, `t` = the
+/// corrected quotient of div_by_reciprocal (y = RN(1/b), q = RN(a y), the
+/// remainder a - q b exact, t = RN(q + remainder y)), all in exact integers.
+void emulate(__int128 am, __int128 bm, int p, Small& want, Small& t) {
+    const __int128 one = __int128(1) << (p - 1);
+    const int ea = -(p - 1), eb = -(p - 1);
+    const Small y = round_quotient(one, bm, 0, p);
+    want = round_quotient(am, bm, 0, p);
+    const Small q = round_exact(am * y.m, ea + y.e, p);
+    const int e = std::min(ea, q.e + eb);
+    const __int128 rem = (am << (ea - e)) - ((q.m * bm) << (q.e + eb - e));
+    const int ep = e + y.e, et = std::min(q.e, ep);
+    t = round_exact((q.m << (q.e - et)) + ((rem * y.m) << (ep - et)), et, p);
+}
+
+void small_precisions() {
+    // the emulation itself, at float precision against the hardware: 2e5 random pairs
+    std::mt19937 rng(3);
+    long long off = 0;
+    const __int128 one24 = __int128(1) << 23;
+    for (int k = 0; k < 200000; ++k) {
+        const __int128 bm = one24 + rng() % (1u << 23);
+        __int128 am = one24 + rng() % (3u << 23);
+        if (am >= 2 * one24) am &= ~__int128(1);  // [2, 4): 24 bits step by 2
+        const float a = std::ldexp(float(am), -23), b = std::ldexp(float(bm), -23);
+        Small want, t;
+        emulate(am, bm, 24, want, t);
+        off += std::ldexp(float(want.m), want.e) != a / b ||
+               std::ldexp(float(t.m), t.e) != div_by_reciprocal(a, b, div_rn(1.f, b));
+    }
+    std::printf("emulation at 24 bits against the hardware: %lld of 200000 pairs differ\n", off);
+    for (int p = 6; p <= 14; ++p) {
+        long long differ = 0, uncorrected = 0, n = 0;
+        const __int128 one = __int128(1) << (p - 1);
+        for (__int128 bm = one; bm < 2 * one; ++bm)
+            for (__int128 am = one; am < 4 * one; am += am < 2 * one ? 1 : 2) {
+                Small want, t;
+                emulate(am, bm, p, want, t);
+                differ += !same(t, want);
+                uncorrected += !same(round_exact(am * round_quotient(one, bm, 0, p).m, -(p - 1) + round_quotient(one, bm, 0, p).e, p), want);
+                ++n;
+            }
+        std::printf("precision %d bits: %lld of %lld quotients differ (without the correction: %lld)\n", p, differ, n,
+                    uncorrected);
+    }
 }
 
 bool differs(float a, float b) { return bits(div_by_reciprocal(a, b, div_rn(1.f, b))) != bits(a / b); }
@@ -107,6 +203,7 @@ void scene_fragments(const char* name, int frame) {
 }  // namespace
 
 int main() {
+    small_precisions();
     whole_binades();
     random_pairs();
     scene_fragments("snowsingle", 0);

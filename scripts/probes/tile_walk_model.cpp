@@ -402,8 +402,8 @@ int main(int argc, char** argv) {
                     n.retries, n.estimate(), q.chunks, q.hits, q.twice, q.once, q.retries, q.wrong, q.estimate(),
                     q.estimate() / n.estimate());
         std::printf("   fitted shade ms: walk back %.4f, guess %.4f\n", n.fitted_ms(), q.fitted_ms());
-        std::printf("   no early stop: chunks %lld hits %lld once %lld est %.3g | walk back / it %.2f, guess / it %.2f\n",
-                    f.chunks, f.hits, f.once, f.estimate(), n.estimate() / f.estimate(), q.estimate() / f.estimate());
+        std::printf("   no early stop: chunks %lld hits %lld once %lld est %.3g (fitted %.4f ms) | walk back / it %.2f, guess / it %.2f\n",
+                    f.chunks, f.hits, f.once, f.estimate(), f.fitted_ms(), n.estimate() / f.estimate(), q.estimate() / f.estimate());
         const double lite_est = l.estimate() + 11.0 * ls;
         std::printf("   walk-lite: chunks %lld hits %lld shrink(lite) %lld twice %lld once %lld retries %lld wrong %lld est %.3g | %.2f\n",
                     l.chunks, l.hits, ls, l.twice, l.once, l.retries, l.wrong, lite_est, lite_est / n.estimate());
