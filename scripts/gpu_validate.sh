@@ -41,6 +41,10 @@
 #                neither, each and both, and of micro2M and rand10k (tiled)
 #   PART=layout_sanitize compute-sanitizer through the quad layout's and the
 #                reciprocal's kernels (snow and flat; no culling, strip masks)
+#   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
+#                still miss: snowsingle's exact shading (strips, then quads with
+#                the reciprocal), micro2M's and rand1M's frames (binning and
+#                shading), rand10k's
 #   PART=class   the test suite's 14-entry class graded on every GPU here (wall
 #                time), rerun, one changed, and three rows against `render grade`
 # Expects the binaries (and the shared libraries they need) in .dev/, the
@@ -395,7 +399,21 @@ part_layout_sanitize() {
     sanitize layout
 }
 
+part_profile30() {
+  local P="$R profile --timeout 240"
+  $P --scene snowsingle -r tiled --json "$L/prof30_snow.json" > "$L/prof30_snow.txt" 2>&1; say "profile snowsingle rc=$?"
+  CR_CUDA_OPTIONS=layout=quads,snowdiv=recip $P --scene snowsingle -r tiled --json "$L/prof30_snow_quads.json" \
+    --compare "$L/prof30_snow.json" > "$L/prof30_snow_quads.txt" 2>&1; say "profile snowsingle quads+recip rc=$?"
+  for s in micro2M rand1M rand10k; do
+    $P --scene $s -r tiled --json "$L/prof30_$s.json" > "$L/prof30_$s.txt" 2>&1; say "profile $s rc=$?"
+  done
+  CR_CUDA_OPTIONS=start=guess $P --scene rand1M -r tiled --json "$L/prof30_rand1M_guess.json" \
+    --compare "$L/prof30_rand1M.json" > "$L/prof30_rand1M_guess.txt" 2>&1; say "profile rand1M guess rc=$?"
+  cp "$L"/prof30_* "$OUT/" 2>/dev/null
+}
+
 case "${PART:-check}" in
+  profile30) part_profile30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;
