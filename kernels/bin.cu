@@ -392,8 +392,14 @@ __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lis
 
 __global__ void pack_geometry_kernel(DeviceCircles c) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < c.count;
-         i += int64_t(gridDim.x) * blockDim.x)
-        c.geom[i] = make_float4(c.soa.x[i], c.soa.y[i], c.soa.radius[i], c.soa.z[i]);
+         i += int64_t(gridDim.x) * blockDim.x) {
+        const float4 geo = make_float4(c.soa.x[i], c.soa.y[i], c.soa.radius[i], c.soa.z[i]);
+        c.geom[i] = geo;
+        if (c.rec) {  // the same in every thread
+            c.rec[2 * i] = geo;
+            c.rec[2 * i + 1] = c.color[i];
+        }
+    }
 }
 
 __global__ void total_kernel(DeviceCircles c, TileGrid g, const unsigned long long* offsets,

@@ -95,6 +95,8 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const bool plain_exact = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && !plan.coalesce;
     plan.quads = plain_exact && o.quad_layout && !plan.strips && !plan.row_cull;
     plan.snow_reciprocal = plain_exact && o.snow_reciprocal && s.shade == ShadeMode::Snow;
+    plan.records = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && o.circle_records &&
+                   s.shade == ShadeMode::Flat;
     plan.window_per_candidate = plan.guess ? o.guess_hits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
     // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
@@ -114,6 +116,7 @@ std::string shading_notes(const BinPlan& plan) {
     std::string p;
     if (plan.quads) p += "; quad layout";
     if (plan.snow_reciprocal) p += "; reciprocal division";
+    if (plan.records) p += "; circle records";
     return p;
 }
 
@@ -121,9 +124,10 @@ std::string shading_notes(const BinPlan& plan) {
 
 int shade_kernel_bits(int variant, bool snow) {
     const int cull = (variant & kShadeStripMask) != 0 ? kShadeStripMask : variant & kShadeRowCull;
-    if ((variant & kShadeCoalesce) != 0) return cull | kShadeCoalesce | (variant & kShadeGuess);
+    const int records = snow ? 0 : variant & kShadeRecords;
+    if ((variant & kShadeCoalesce) != 0) return cull | kShadeCoalesce | (variant & kShadeGuess) | records;
     const int layout = cull == 0 ? variant & kShadeQuads : 0;
-    return cull | layout | (snow ? variant & kShadeSnowReciprocal : 0);
+    return cull | layout | (snow ? variant & kShadeSnowReciprocal : records);
 }
 
 std::string describe_path(const BinPlan& plan, bool binned, bool counted) {

@@ -47,6 +47,9 @@ struct BinPlan {
     /// (CudaOptions::snow_reciprocal; exact kernels on snow scenes, without
     /// the early stop).
     bool snow_reciprocal = false;
+    /// The exact kernels gather flat circles from their 32-byte records
+    /// (CudaOptions::circle_records).
+    bool records = false;
 };
 
 /// The template bits of every 16x16, 4-row shading kernel that
@@ -54,7 +57,8 @@ struct BinPlan {
 /// shade_kernel_bits returns: no culling, strip masks or row culling, each
 /// alone, with the early stop, or with the early stop's guessed start; the
 /// quad layout (no culling, no early stop); snow's reciprocal division with
-/// any of the four that do not stop early.
+/// any of the four that do not stop early; circle records (flat scenes)
+/// with any of the ten before the reciprocal.
 inline constexpr int kShadeKernelBits[] = {
     0,
     kShadeStripMask,
@@ -70,6 +74,17 @@ inline constexpr int kShadeKernelBits[] = {
     kShadeSnowReciprocal | kShadeStripMask,
     kShadeSnowReciprocal | kShadeRowCull,
     kShadeSnowReciprocal | kShadeQuads,
+    // circle records (flat scenes only): with each of the ten flat ones above
+    kShadeRecords,
+    kShadeRecords | kShadeStripMask,
+    kShadeRecords | kShadeRowCull,
+    kShadeRecords | kShadeQuads,
+    kShadeRecords | kShadeCoalesce,
+    kShadeRecords | kShadeCoalesce | kShadeStripMask,
+    kShadeRecords | kShadeCoalesce | kShadeRowCull,
+    kShadeRecords | kShadeCoalesce | kShadeGuess,
+    kShadeRecords | kShadeCoalesce | kShadeGuess | kShadeStripMask,
+    kShadeRecords | kShadeCoalesce | kShadeGuess | kShadeRowCull,
 };
 
 /// The template bits of the 16x16, 4-row kernel launch_shade_tiled runs
@@ -79,8 +94,8 @@ inline constexpr int kShadeKernelBits[] = {
 /// teaching variants' bits are ignored: they are launched apart): strip
 /// masks win over row culling; the guessed start only with the early stop;
 /// the quad layout only without culling and without the early stop; the
-/// reciprocal only on snow (`snow`) and without the early stop. Always one
-/// of kShadeKernelBits.
+/// reciprocal only on snow (`snow`) and without the early stop; records
+/// only on flat scenes. Always one of kShadeKernelBits.
 int shade_kernel_bits(int variant, bool snow);
 
 /// The grid of bins of coarse x coarse tiles of `g`.

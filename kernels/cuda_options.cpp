@@ -139,6 +139,12 @@ const std::vector<CudaOptionKey> kKeys = {
          const int i = word_index(v, {"ieee", "recip"});
          return i >= 0 && (o.snow_reciprocal = i == 1, true);
      }},
+    {"gather", "arrays|records", "tiled, persistent (16x16, rows=4; flat scenes)",
+     "the shading reads a listed circle's geometry and color from two arrays, or from one 32-byte record of both",
+     [](const std::string& v, CudaOptions& o) {
+         const int i = word_index(v, {"arrays", "records"});
+         return i >= 0 && (o.circle_records = i == 1, true);
+     }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;

@@ -62,7 +62,7 @@ public:
         bounds_ = value_bounds(s);
         plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid);
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
-        circles_.upload(s, &tally_, st);
+        circles_.upload(s, &tally_, st, binned_kind() && plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
         if (kind_ == KernelKind::Persistent) {
@@ -199,10 +199,11 @@ private:
     /// kShadeGuess for the guessed start; else 0.
     int stop_bit() const { return plan_.coalesce ? kShadeCoalesce | (plan_.guess ? kShadeGuess : 0) : 0; }
 
-    /// kShadeQuads and kShadeSnowReciprocal where the plan has them (the
-    /// kernels without the early stop; culling wins over the quad layout).
+    /// kShadeQuads, kShadeSnowReciprocal and kShadeRecords where the plan
+    /// has them (shade_kernel_bits keeps what the kernel takes).
     int layout_bits() const {
-        return (plan_.quads ? kShadeQuads : 0) | (plan_.snow_reciprocal ? kShadeSnowReciprocal : 0);
+        return (plan_.quads ? kShadeQuads : 0) | (plan_.snow_reciprocal ? kShadeSnowReciprocal : 0) |
+               (plan_.records ? kShadeRecords : 0);
     }
 
     /// The shading's culling: the plan's, only with binned lists.

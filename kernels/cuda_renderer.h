@@ -168,6 +168,13 @@ struct CudaOptions {
     /// (div_by_reciprocal: the same float in fewer instructions).
     /// CR_CUDA_OPTIONS snowdiv=ieee|recip.
     bool snow_reciprocal = false;
+    /// How the exact kernels' shading gathers a listed circle on flat
+    /// scenes: false, its geometry and its color from two arrays (two DRAM
+    /// sectors when the circles are not in L2); true, from one 32-byte
+    /// record of both (DeviceCircles::rec, filled by bin.pack: 32 more bytes
+    /// a circle). The same values, so the same images. CR_CUDA_OPTIONS
+    /// gather=arrays|records.
+    bool circle_records = false;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -221,6 +228,11 @@ constexpr int kShadeQuads = 128;
 /// snow_reciprocal; div_by_reciprocal, render/core/hd_math.h): the same
 /// floats in fewer instructions; without the early stop.
 constexpr int kShadeSnowReciprocal = 256;
+/// Circle records (BinPlan::records): the shading gathers a listed
+/// circle's geometry and color from one 32-byte record
+/// (DeviceCircles::rec) instead of two arrays; flat scenes (snow reads no
+/// color).
+constexpr int kShadeRecords = 512;
 
 /// One key of CR_CUDA_OPTIONS (kernels/cuda_options.cpp holds them all, in
 /// one table): its name, the values it takes as the help writes them

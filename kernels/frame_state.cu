@@ -20,7 +20,7 @@ void upload_floats(DeviceBuffer<float>& buf, const char* name, const std::vector
 
 }  // namespace
 
-void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream) {
+void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records) {
     count = static_cast<int64_t>(s.count());
     shade = s.shade;
     motion = s.motion;
@@ -32,6 +32,8 @@ void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_
     for (size_t i = 0; i < std::size(arrays); ++i) upload_floats(*arrays[i].first, names[i], *arrays[i].second, tally, stream);
     geom.reserve("circles.geom", std::max<int64_t>(count, 1), tally);
     color.reserve("circles.color", std::max<int64_t>(count, 1), tally);
+    if (with_records) records.reserve("circles.records", 2 * std::max<int64_t>(count, 1), tally);
+    else records.release();
     std::vector<float4> col(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) col[i] = make_float4(s.r[i], s.g[i], s.b[i], 0.f);
     if (count)
@@ -45,6 +47,7 @@ DeviceCircles CircleBuffers::view() const {
                          r.get(), g.get(), b.get(), aux_x.get(), aux_y.get(), count};
     c.geom = geom.get();
     c.color = color.get();
+    c.rec = records.size() > 0 ? records.get() : nullptr;
     c.count = count;
     c.shade = shade;
     return c;

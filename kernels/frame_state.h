@@ -18,11 +18,14 @@ namespace cr {
 struct CircleBuffers {
     DeviceBuffer<float> x, y, z, vx, vy, vz, radius, r, g, b, aux_x, aux_y;
     DeviceBuffer<float4> geom, color;
+    DeviceBuffer<float4> records;  ///< with `records` (upload): 2 float4 a circle (DeviceCircles::rec)
     int64_t count = 0;
     ShadeMode shade = ShadeMode::Flat;
     Motion motion = Motion::None;
 
-    void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream);
+    /// `with_records`: also size the circle records (BinPlan::records),
+    /// which bin.pack fills; else they are freed.
+    void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records = false);
     /// Pointers for the kernels.
     DeviceCircles view() const;
 };

@@ -212,10 +212,10 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
     load_incoming<ROWS, VARIANT>(s, c, g, image, from_background, s.acc);
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
-    Candidate next = load_candidate(c, lists, begin + threadIdx.x, begin, end);
+    Candidate next = load_candidate<VARIANT>(c, lists, begin + threadIdx.x, begin, end);
     for (int64_t base = begin, chunk = 0; base < end; base += kThreads, ++chunk) {
         const Candidate cand = next;
-        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);  // used by the next chunk
+        next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);  // used by the next chunk
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
         if (hits == 0) continue;  // the same in every thread: nothing listed, nothing to wait for
         __syncthreads();  // the list is complete
@@ -320,11 +320,11 @@ __device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, cons
     float gap[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) gap[r] = b.hi - b.lo;
-    Candidate next = load_candidate(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
+    Candidate next = load_candidate<VARIANT>(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
     for (int64_t k = chunks - 1; k >= 0; --k) {
         if (__syncthreads_and(strip_all(s, g, [&](int r) { return gap[r] < kGapDone; }))) return k + 1;
         const Candidate cand = next;
-        next = load_candidate(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
+        next = load_candidate<VARIANT>(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, k, sh);
         if (hits == 0) continue;
         __syncthreads();  // the list is complete
@@ -351,10 +351,10 @@ __device__ __forceinline__ bool blend_from(const DeviceCircles& c, const TileLis
         hi[r] = k0 == 0 ? make_float3(in[r].x, in[r].y, in[r].z) : make_float3(b.hi, b.hi, b.hi);
     }
     __syncthreads();  // step 1's last list, or the last try's, is no longer read
-    Candidate next = load_candidate(c, lists, begin + k0 * kThreads + threadIdx.x, begin, end);
+    Candidate next = load_candidate<VARIANT>(c, lists, begin + k0 * kThreads + threadIdx.x, begin, end);
     for (int64_t base = begin + k0 * kThreads, chunk = k0; base < end; base += kThreads, ++chunk) {
         const Candidate cand = next;
-        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);
+        next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
         if (hits == 0) continue;
         __syncthreads();  // the list is complete
@@ -439,10 +439,10 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
     const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
     __syncthreads();  // the last try's list is no longer read
     const int64_t first = end - (chunks - k0) * kThreads;  // may lie before `begin`: load_candidate skips those
-    Candidate next = load_candidate(c, lists, first + threadIdx.x, begin, end);
+    Candidate next = load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
     for (int64_t base = first, chunk = k0; base < end; base += kThreads, ++chunk) {
         const Candidate cand = next;
-        next = load_candidate(c, lists, base + kThreads + threadIdx.x, begin, end);
+        next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
         if (hits == 0) continue;
         __syncthreads();  // the list is complete
@@ -528,7 +528,7 @@ constexpr int shade_min_blocks() {
         if (!PERSISTENT) return 16;
         if ((VARIANT & kSnowReciprocal) != 0) return 12;
     }
-    return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && (VARIANT & ~kQuads) == 0 ? 1 : 0;
+    return TILE == 16 && ROWS == 4 && PERSISTENT && !SNOW && (VARIANT & ~(kQuads | kRecords)) == 0 ? 1 : 0;
 }
 
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT = 0>
@@ -591,11 +591,12 @@ constexpr auto kernel_bit_list(std::index_sequence<I...>) {
 }
 using KernelBitList = decltype(kernel_bit_list(std::make_index_sequence<std::size(kShadeKernelBits)>{}));
 
-/// f(std::integral_constant<int, B>{}) when `bits` is B; false otherwise and
-/// for the reciprocal's bits on flat scenes (not compiled: nothing divides).
+/// f(std::integral_constant<int, B>{}) when `bits` is B; false otherwise,
+/// for the reciprocal's bits on flat scenes (nothing divides) and for the
+/// records' on snow (no color to gather): those are not compiled.
 template <bool SNOW, int B, class F>
 bool call_with_bits(int bits, F& f) {
-    if constexpr (!SNOW && (B & kSnowReciprocal) != 0) {
+    if constexpr ((!SNOW && (B & kSnowReciprocal) != 0) || (SNOW && (B & kRecords) != 0)) {
         return false;
     } else {
         if (bits != B) return false;

@@ -25,6 +25,10 @@ struct DeviceCircles {
     const float4* color;
     int64_t count;
     ShadeMode shade;
+    /// With circle records (kShadeRecords): circle i's geometry and color
+    /// side by side, rec[2i] = geom[i] and rec[2i + 1] = color[i], 32 bytes
+    /// aligned to 32 (one DRAM sector), refilled by bin.pack. Null otherwise.
+    float4* rec = nullptr;
 };
 
 /// clear.cu: fills the W x H float4 image with the scene's background.
@@ -34,7 +38,8 @@ void launch_clear(float4* image, int width, int height, ShadeMode shade, cudaStr
 void launch_advance(CircleArrays c, int motion, cudaStream_t s);
 
 /// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
-/// the SoA arrays (which the advance stage just moved).
+/// the SoA arrays (which the advance stage just moved), and with records
+/// (c.rec) writes each circle's geometry and color into its record.
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
 /// The number of bins (tiles of `g`) the bounding box of circle i overlaps:
 /// the conservative test of binning (its count, as an input iterator of

@@ -42,6 +42,8 @@ constexpr int kGuess = kShadeGuess;
 constexpr int kQuads = kShadeQuads;
 /// Snow's division by the radius from its reciprocal (the list's color.z).
 constexpr int kSnowReciprocal = kShadeSnowReciprocal;
+/// Listed circles gathered from their 32-byte records (DeviceCircles::rec).
+constexpr int kRecords = kShadeRecords;
 
 /// The early stop's parameters: every value a pixel can hold, and the
 /// guessed start's window per candidate of a list (ShadeLaunch).
@@ -291,13 +293,17 @@ struct Candidate {
     float4 geo;
 };
 
-/// The candidate of list position k (none when k is outside [begin, end)).
+/// The candidate of list position k (none when k is outside [begin, end));
+/// with kRecords its geometry comes from its record (whose other half,
+/// the color, compact_chunk then finds in the same sector).
+template <int VARIANT = 0>
 __device__ __forceinline__ Candidate load_candidate(const DeviceCircles& c, const TileLists& lists, int64_t k,
                                                     int64_t begin, int64_t end) {
     Candidate cand{-1, make_float4(0.f, 0.f, 0.f, 0.f)};
     if (k >= begin && k < end) {
         cand.circle = lists.list ? lists.list[k] : static_cast<int>(k);
-        cand.geo = c.geom[cand.circle];
+        if constexpr ((VARIANT & kRecords) != 0) cand.geo = c.rec[2 * int64_t(cand.circle)];
+        else cand.geo = c.geom[cand.circle];
     }
     return cand;
 }
@@ -336,7 +342,8 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
     if (flag) {
         float4 col = make_float4(snow_max_alpha(geo.w), 0.f, 0.f, 0.f);  // snow: the depth factor
         if (!SNOW) {
-            col = c.color[circle];
+            if constexpr ((VARIANT & kRecords) != 0) col = c.rec[2 * int64_t(circle) + 1];
+            else col = c.color[circle];
             col = make_float4(.5f * col.x, .5f * col.y, .5f * col.z, 0.f);
         }
         col.w = mul_rn(geo.z, geo.z);

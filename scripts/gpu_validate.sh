@@ -35,12 +35,13 @@
 #                deep scenes with and without it, and of its window 35 and 60
 #   PART=guess_sanitize compute-sanitizer through the guessed start's three
 #                kernels (no culling, strip masks with window=1, row culling)
-#   PART=layout  issue 30's snow shading switches (CR_CUDA_OPTIONS layout=quads,
-#                snowdiv=recip): their GPU test, tiled/persistent --check on every
-#                scene with both, a bench of snowsingle (tiled, persistent) with
-#                neither, each and both, and of micro2M and rand10k (tiled)
-#   PART=layout_sanitize compute-sanitizer through the quad layout's and the
-#                reciprocal's kernels (snow and flat; no culling, strip masks)
+#   PART=layout  issue 30's shading switches (CR_CUDA_OPTIONS layout=quads,
+#                snowdiv=recip, gather=records): their GPU tests, tiled/persistent
+#                --check on every scene with all three, a bench of snowsingle with
+#                neither snow switch, each and both, and of micro2M, rand10k and
+#                rand1M with quads, with records and with records and the guess
+#   PART=layout_sanitize compute-sanitizer through the quad layout's, the
+#                reciprocal's and the circle records' kernels
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
 #                the reciprocal), micro2M's and rand1M's frames (binning and
@@ -365,9 +366,9 @@ part_guess_sanitize() {
 
 part_layout() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  timeout 300 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuLayout*:GpuStripMasks.Snow*' > "$L/gpu_layout.txt" 2>&1
+  timeout 300 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuLayout*:GpuGather*:GpuStripMasks.Snow*' > "$L/gpu_layout.txt" 2>&1
   say "GpuLayout rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_layout.txt" | tr '\n' ' ')"
-  local o=layout=quads,snowdiv=recip k s name
+  local o=layout=quads,snowdiv=recip,gather=records k s name
   for k in tiled persistent; do
     ( for s in $SCENES; do
         CR_CUDA_OPTIONS=$o $R --scene $s -r $k --check > "$L/lcheck_${k}_$s.txt" 2>&1
@@ -383,11 +384,13 @@ part_layout() {
       --json "$L/bench_snow_$name.json" > "$L/bench_snow_$name.txt" 2>/dev/null
     say "snowsingle, ${o:-strips, IEEE division}:"; say "$(grep -E '^snowsingle' "$L/bench_snow_$name.txt")"
   done
-  for o in "" layout=quads; do  # micro2M: its tiled kernel without the spill; rand10k: quads on a flat scene
+  for o in "" layout=quads gather=records start=guess,gather=records; do
+    # micro2M: its tiled kernel without the spill, and with circle records; rand10k: quads on a flat
+    # scene; rand1M: records with the walk back and with the guessed start
     name=${o:-strips}; name=${name//[=,]/_}
-    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled --scenes micro2M,rand10k \
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes micro2M,rand10k,rand1M \
       --json "$L/bench_flat_$name.json" > "$L/bench_flat_$name.txt" 2>/dev/null
-    say "micro2M, rand10k, ${o:-strips}:"; say "$(grep -E '^(micro|rand)' "$L/bench_flat_$name.txt")"
+    say "micro2M, rand10k, rand1M, ${o:-default}:"; say "$(grep -E '^(micro|rand)' "$L/bench_flat_$name.txt")"
   done
   cp "$L"/bench_snow_* "$L"/bench_flat_* "$OUT/" 2>/dev/null
 }
@@ -395,7 +398,7 @@ part_layout() {
 part_layout_sanitize() {
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="file:scenes/examples/snow_small.txt@0:2 rand10k@0:1 fireworks@0:3" \
     SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="layout=quads,snowdiv=recip layout=quads,direct=0,bins=sort,count=off snowdiv=recip,strips=on,direct=0" \
+    SANITIZE_OPTIONS="layout=quads,snowdiv=recip layout=quads,direct=0,bins=sort,count=off snowdiv=recip,strips=on,direct=0 gather=records,strips=on,direct=0 gather=records,stop=on,start=guess" \
     sanitize layout
 }
 

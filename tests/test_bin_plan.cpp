@@ -172,6 +172,15 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
         EXPECT_FALSE(p.quads);
         EXPECT_FALSE(p.snow_reciprocal);
     }
+    // circle records: the exact kernels on flat scenes, every path (not snow: no color; not ftb)
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "gather=records"),
+              "counting sort, 1x1-tile bins; strip masks; circle records");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "gather=records,start=guess"),
+              "counting sort, 4x4-tile bins, split; early stop, guessed start; circle records");
+    EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "gather=records,layout=quads"), "no binning; quad layout; circle records");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "gather=records"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "gather=records"), "counting sort, 1x1-tile bins; strip masks");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "gather=records,rows=8"), "counting sort, 1x1-tile bins");
     EXPECT_FALSE(CudaOptions{}.quad_layout);  // the strips and the IEEE division stay the default
     EXPECT_FALSE(CudaOptions{}.snow_reciprocal);
 }
@@ -179,18 +188,24 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
 TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
     // shade_kernel_bits is the one choice launch and occupancy query share:
     // every combination of launch bits lands on a compiled kernel, and every
-    // compiled kernel is reached (the reciprocal ones by snow only)
+    // compiled kernel is reached (the reciprocal ones by snow only, the
+    // records by flat scenes only)
     std::set<int> reached[2];
     const std::set<int> compiled(std::begin(kShadeKernelBits), std::end(kShadeKernelBits));
-    for (int v = 0; v < 512; ++v)
+    for (int v = 0; v < 1024; ++v)
         for (bool snow : {false, true}) {
             const int bits = shade_kernel_bits(v, snow);
             EXPECT_EQ(compiled.count(bits), 1u) << v << " " << snow;
+            EXPECT_FALSE(snow && (bits & kShadeRecords)) << v;
+            EXPECT_FALSE(!snow && (bits & kShadeSnowReciprocal)) << v;
             reached[snow].insert(bits);
         }
-    EXPECT_EQ(reached[1], compiled);
-    EXPECT_EQ(reached[0].size(), compiled.size() - 4);  // no reciprocal on flat scenes
-    EXPECT_EQ(compiled.size(), 14u);
+    std::set<int> all(reached[0]);
+    all.insert(reached[1].begin(), reached[1].end());
+    EXPECT_EQ(all, compiled);
+    EXPECT_EQ(reached[1].size(), 14u);  // 10 without and 4 with the reciprocal
+    EXPECT_EQ(reached[0].size(), 20u);  // 10 without and 10 with records
+    EXPECT_EQ(compiled.size(), 24u);
     // the rules: strips over row culling, culling over quads, the early stop over quads and the reciprocal
     EXPECT_EQ(shade_kernel_bits(kShadeStripMask | kShadeRowCull | kShadeQuads, true), kShadeStripMask);
     EXPECT_EQ(shade_kernel_bits(kShadeRowCull | kShadeQuads | kShadeSnowReciprocal, true),
@@ -200,6 +215,10 @@ TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
     EXPECT_EQ(shade_kernel_bits(kShadeGuess | kShadeQuads, false), kShadeQuads);  // no guess without the stop
     EXPECT_EQ(shade_kernel_bits(kShadeQuads | kShadeSnowReciprocal, false), kShadeQuads);
     EXPECT_EQ(shade_kernel_bits(kShadeSplitList | kShadeQuads, false), kShadeQuads);  // teaching bits: launched apart
+    EXPECT_EQ(shade_kernel_bits(kShadeRecords | kShadeCoalesce | kShadeGuess | kShadeStripMask, false),
+              kShadeRecords | kShadeCoalesce | kShadeGuess | kShadeStripMask);
+    EXPECT_EQ(shade_kernel_bits(kShadeRecords | kShadeStripMask | kShadeSnowReciprocal, true),
+              kShadeStripMask | kShadeSnowReciprocal);  // snow gathers no color
 }
 
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
@@ -226,8 +245,8 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 45u);
-    EXPECT_EQ(cuda_option_keys().size(), 24u);
+    EXPECT_EQ(words, 47u);
+    EXPECT_EQ(cuda_option_keys().size(), 25u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {
@@ -255,6 +274,9 @@ TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     EXPECT_TRUE(parse_cuda_options("layout=quads").quad_layout);
     EXPECT_FALSE(parse_cuda_options("layout=quads,layout=strips").quad_layout);
     EXPECT_TRUE(parse_cuda_options("snowdiv=recip").snow_reciprocal);
+    EXPECT_TRUE(parse_cuda_options("gather=records").circle_records);
+    EXPECT_FALSE(parse_cuda_options("gather=records,gather=arrays").circle_records);
+    EXPECT_FALSE(CudaOptions{}.circle_records);
     EXPECT_FALSE(parse_cuda_options("snowdiv=recip,snowdiv=ieee").snow_reciprocal);
     EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
     EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
