@@ -92,11 +92,13 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
     plan.guess = plan.coalesce && o.guess_start;
     // the two snow-math changes of the exact kernels that do not stop early (16x16 tiles, 4 rows)
-    const bool plain_exact = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && !plan.coalesce;
+    // the tiled kernels' 16x16, 4-row shape (naive and unordered have no such switches)
+    const bool tiled_shape = (kind == KernelKind::Tiled || kind == KernelKind::Persistent) && g.tile == 16 &&
+                             o.rows_per_thread == 4 && o.shade_variant == 0;
+    const bool plain_exact = tiled_shape && !plan.coalesce;
     plan.quads = plain_exact && o.quad_layout && !plan.strips && !plan.row_cull;
     plan.snow_reciprocal = plain_exact && o.snow_reciprocal && s.shade == ShadeMode::Snow;
-    plan.records = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && o.circle_records &&
-                   s.shade == ShadeMode::Flat;
+    plan.records = tiled_shape && o.circle_records && s.shade == ShadeMode::Flat;
     plan.window_per_candidate = plan.guess ? o.guess_hits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that
     // span a bin: kStopSplitTiles) gains less from per-tile lists than bin.split costs; snow's faint flakes
@@ -121,6 +123,17 @@ std::string shading_notes(const BinPlan& plan) {
 }
 
 }  // namespace
+
+int plan_cull_bits(const BinPlan& plan) {
+    return (plan.row_cull ? kShadeRowCull : 0) | (plan.strips ? kShadeStripMask : 0);
+}
+
+int plan_shade_bits(const BinPlan& plan, bool binned) {
+    const int stop = plan.coalesce ? kShadeCoalesce | (plan.guess ? kShadeGuess : 0) : 0;
+    const int layout = (plan.quads ? kShadeQuads : 0) | (plan.snow_reciprocal ? kShadeSnowReciprocal : 0) |
+                       (plan.records ? kShadeRecords : 0);
+    return (binned ? plan_cull_bits(plan) : 0) | stop | layout;
+}
 
 int shade_kernel_bits(int variant, bool snow) {
     const int cull = (variant & kShadeStripMask) != 0 ? kShadeStripMask : variant & kShadeRowCull;

@@ -98,6 +98,18 @@ inline constexpr int kShadeKernelBits[] = {
 /// only on flat scenes. Always one of kShadeKernelBits.
 int shade_kernel_bits(int variant, bool snow);
 
+/// The plan's culling bits (kShadeStripMask or kShadeRowCull) of a shading
+/// launch over binned lists (tiled, persistent and ftb; none over unbinned
+/// ones).
+int plan_cull_bits(const BinPlan& plan);
+
+/// The plan's bits of a launch of the tiled and persistent shading
+/// (launch_shade_tiled; `binned`: its lists come from binning): the culling
+/// (binned lists only), kShadeCoalesce with kShadeGuess, kShadeQuads,
+/// kShadeSnowReciprocal and kShadeRecords. The launch adds the teaching
+/// variant; shade_kernel_bits keeps what the kernel takes.
+int plan_shade_bits(const BinPlan& plan, bool binned);
+
 /// The grid of bins of coarse x coarse tiles of `g`.
 TileGrid coarse_grid(const TileGrid& g, int coarse);
 

@@ -62,15 +62,14 @@ public:
         bounds_ = value_bounds(s);
         plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid);
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
-        circles_.upload(s, &tally_, st, binned_kind() && plan_.records);
+        circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
-            persistent_blocks_[0] =
-                persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade, layout_bits() | stop_bit());
-            persistent_blocks_[1] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade,
-                                                           layout_bits() | plan_cull() | stop_bit());
+            for (bool binned : {false, true})
+                persistent_blocks_[binned] = persistent_block_count(grid_.tile, opt_.rows_per_thread, circles_.shade,
+                                                                    plan_shade_bits(plan_, binned));
         }
         host_pin_.release();
         host_image_ = Image();
@@ -192,22 +191,6 @@ private:
         else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
-    /// The plan's culling for small circles (kShadeRowCull or kShadeStripMask).
-    int plan_cull() const { return (plan_.row_cull ? kShadeRowCull : 0) | (plan_.strips ? kShadeStripMask : 0); }
-
-    /// kShadeCoalesce when the plan stops early (exact kernels), with
-    /// kShadeGuess for the guessed start; else 0.
-    int stop_bit() const { return plan_.coalesce ? kShadeCoalesce | (plan_.guess ? kShadeGuess : 0) : 0; }
-
-    /// kShadeQuads, kShadeSnowReciprocal and kShadeRecords where the plan
-    /// has them (shade_kernel_bits keeps what the kernel takes).
-    int layout_bits() const {
-        return (plan_.quads ? kShadeQuads : 0) | (plan_.snow_reciprocal ? kShadeSnowReciprocal : 0) |
-               (plan_.records ? kShadeRecords : 0);
-    }
-
-    /// The shading's culling: the plan's, only with binned lists.
-    int cull_bits(const TileLists& lists) const { return lists.list ? plan_cull() : 0; }
 
     /// What the binning path needs to know of the plan, the grids and the options.
     BinningSetup binning_setup() const {
@@ -256,15 +239,17 @@ private:
             l.first = pass.first;
             l.last = pass.last;
             l.from_background = clear_pending_;
-            l.cull = cull_bits(lists);
+            l.cull = lists.list ? plan_cull_bits(plan_) : 0;
             launch_shade_ftb(l, s);
         } else {
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
+            const bool binned = lists.list != nullptr;
+            const int bits = plan_shade_bits(plan_, binned);
+            if ((bits & kShadeRecords) != 0 && c.rec == nullptr)
+                throw std::logic_error("shade: the plan gathers circle records that setup did not allocate");
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
-                          persistent_blocks_[cull_bits(lists) != 0 ? 1 : 0], bounds_,
-                          static_cast<float>(plan_.window_per_candidate)};
-            launch_shade_tiled(l, opt_.rows_per_thread,
-                               opt_.shade_variant | cull_bits(lists) | stop_bit() | layout_bits(), s);
+                          persistent_blocks_[binned], bounds_, static_cast<float>(plan_.window_per_candidate)};
+            launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | bits, s);
         }
         if (!pass.speculative) clear_pending_ = false;
     }
@@ -290,7 +275,7 @@ private:
     HostRegistration host_pin_;  ///< host_image_'s memory, page-locked; declared after it: released first
     int width_ = 0, height_ = 0, frame_ = 0;
     ValueBounds bounds_{};  ///< every value a pixel of the scene can hold (the early stop's trajectories)
-    int persistent_blocks_[2] = {0, 0};  ///< the persistent kernel's grid: without culling, with the plan's
+    int persistent_blocks_[2] = {0, 0};  ///< the persistent kernel's grid: over unbinned lists, over binned ones
     TileGrid grid_{};
     TileGrid bin_grid_{};  ///< the grid binning lists circles on: bins of plan_.coarse x plan_.coarse tiles
     BinPlan plan_{};

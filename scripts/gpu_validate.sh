@@ -39,7 +39,7 @@
 #                snowdiv=recip, gather=records): their GPU tests, tiled/persistent
 #                --check on every scene with all three, a bench of snowsingle with
 #                neither snow switch, each and both, and of micro2M, rand10k and
-#                rand1M with quads, with records and with records and the guess
+#                rand1M with quads, with records, with the guess, and with both
 #   PART=layout_sanitize compute-sanitizer through the quad layout's, the
 #                reciprocal's and the circle records' kernels
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
@@ -368,13 +368,13 @@ part_layout() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
   timeout 300 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuLayout*:GpuGather*:GpuStripMasks.Snow*' > "$L/gpu_layout.txt" 2>&1
   say "GpuLayout rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_layout.txt" | tr '\n' ' ')"
-  local o=layout=quads,snowdiv=recip,gather=records k s name
-  for k in tiled persistent; do
+  local o k s name
+  for o in layout=quads,snowdiv=recip layout=quads,snowdiv=recip,gather=records; do for k in tiled persistent; do
     ( for s in $SCENES; do
-        CR_CUDA_OPTIONS=$o $R --scene $s -r $k --check > "$L/lcheck_${k}_$s.txt" 2>&1
-        echo "$o $k $s rc=$? $(tail -n 1 "$L/lcheck_${k}_$s.txt")"
-      done ) > "$L/lchecks_$k.txt" &
-  done
+        CR_CUDA_OPTIONS=$o $R --scene $s -r $k --check > "$L/lcheck_${o//[=,]/_}_${k}_$s.txt" 2>&1
+        echo "$o $k $s rc=$? $(tail -n 1 "$L/lcheck_${o//[=,]/_}_${k}_$s.txt")"
+      done ) > "$L/lchecks_${o//[=,]/_}_$k.txt" &
+  done; done
   wait
   say "layout checks at 1024: $(cat "$L"/lchecks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/lchecks_*.txt | wc -l) PASS"
   cat "$L"/lchecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
@@ -384,7 +384,7 @@ part_layout() {
       --json "$L/bench_snow_$name.json" > "$L/bench_snow_$name.txt" 2>/dev/null
     say "snowsingle, ${o:-strips, IEEE division}:"; say "$(grep -E '^snowsingle' "$L/bench_snow_$name.txt")"
   done
-  for o in "" layout=quads gather=records start=guess,gather=records; do
+  for o in "" layout=quads gather=records start=guess start=guess,gather=records; do
     # micro2M: its tiled kernel without the spill, and with circle records; rand10k: quads on a flat
     # scene; rand1M: records with the walk back and with the guessed start
     name=${o:-strips}; name=${name//[=,]/_}

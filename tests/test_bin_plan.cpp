@@ -221,6 +221,32 @@ TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
               kShadeStripMask | kShadeSnowReciprocal);  // snow gathers no color
 }
 
+TEST(BinPlan, ALaunchCarriesThePlansBits) {
+    // plan_shade_bits is what the renderer passes launch_shade_tiled and asks
+    // the persistent kernel's occupancy for; shade_kernel_bits then picks the kernel
+    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
+        const CudaOptions o = parse_cuda_options(opts);
+        return plan_binning(make_scene(name, 0), make_tile_grid(1024, 1024, o.tile_size), kind, o, kH200CountTiles);
+    };
+    const BinPlan micro = plan("micro2M", KernelKind::Tiled, "gather=records");
+    EXPECT_EQ(plan_shade_bits(micro, true), kShadeStripMask | kShadeRecords);
+    EXPECT_EQ(plan_shade_bits(micro, false), kShadeRecords);  // unbinned lists: no culling
+    EXPECT_EQ(plan_cull_bits(micro), kShadeStripMask);
+    const BinPlan deep = plan("rand1M", KernelKind::Persistent, "gather=records,start=guess");
+    EXPECT_EQ(plan_shade_bits(deep, true), kShadeCoalesce | kShadeGuess | kShadeRecords);
+    EXPECT_EQ(shade_kernel_bits(plan_shade_bits(deep, true), false), kShadeCoalesce | kShadeGuess | kShadeRecords);
+    const BinPlan snow = plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,gather=records");
+    EXPECT_EQ(plan_shade_bits(snow, true), kShadeQuads | kShadeSnowReciprocal);  // no records on snow
+    EXPECT_EQ(plan_shade_bits(plan("rand100k", KernelKind::Tiled, ""), true), kShadeCoalesce);
+    EXPECT_EQ(plan_shade_bits(plan("rand10k", KernelKind::Tiled, ""), true), 0);
+    // the kernels without the tiled shape never get the switches
+    for (KernelKind k : {KernelKind::Naive, KernelKind::Unordered, KernelKind::FrontToBack}) {
+        const BinPlan p = plan("micro2M", k, "gather=records,layout=quads,strips=off,rowcull=off");
+        EXPECT_FALSE(p.records);
+        EXPECT_FALSE(p.quads);
+    }
+}
+
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
     BinPlan p;
     p.coarse = 4;

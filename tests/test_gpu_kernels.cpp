@@ -1013,6 +1013,19 @@ TEST(GpuGather, CircleRecordsDrawTheSameFloats) {
             EXPECT_EQ(differing_floats(got, reference("rand10k", 3, 257, 129, 1)), 0) << r->name() << " " << opts;
             EXPECT_NE(r->work().path.find("circle records"), std::string::npos) << r->work().path;
         }
+    // one renderer set up again and again: a small scene, a large one, snow
+    // (records freed), flat again (records again, sized for it)
+    const std::tuple<const char*, int, int> sequence[] = {
+        {"rand10k", 257, 129}, {"micro2M", 512, 512}, {"snowsingle", 300, 200}, {"pattern", 1, 1}, {"rand1M", 640, 480}};
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
+        auto r = make_cuda_renderer(k, parse_cuda_options("gather=records"));
+        for (const auto& [scene, w, h] : sequence) {
+            auto fresh = make_cuda_renderer(k, parse_cuda_options(""));
+            const Image a = render_last(*fresh, make_scene(scene, 1), w, h, 1);
+            const Image b = render_last(*r, make_scene(scene, 1), w, h, 1);
+            EXPECT_EQ(differing_bits(a, b), 0) << r->name() << " reused on " << scene;
+        }
+    }
 }
 
 }  // namespace
