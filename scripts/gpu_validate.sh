@@ -432,7 +432,7 @@ part_issue30() {
     --json "$L/bench30_guess.json" > "$L/bench30_guess.txt" 2>/dev/null
   CR_CUDA_OPTIONS=$all $R bench --repeat 5 --renderers tiled,persistent --scenes $nine \
     --json "$L/bench30_all.json" > "$L/bench30_all.txt" 2>/dev/null
-  for b in now guess all; do say "bench, $b:"; say "$(grep -E '^[a-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_$b.txt")"; done
+  for b in now guess all; do say "bench, $b:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_$b.txt")"; done
   cp "$L"/bench30_* "$OUT/" 2>/dev/null
 }
 
