@@ -91,8 +91,8 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const double coverage = mean_coverage(s);
     plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
     plan.guess = plan.coalesce && o.guess_start;
-    // the two snow-math changes of the exact kernels that do not stop early (16x16 tiles, 4 rows)
-    // the tiled kernels' 16x16, 4-row shape (naive and unordered have no such switches)
+    // the shading switches of the tiled and persistent kernels' 16x16, 4-row shape (naive and unordered have
+    // none): the quad layout and snow's reciprocal where they do not stop early, circle records on flat scenes
     const bool tiled_shape = (kind == KernelKind::Tiled || kind == KernelKind::Persistent) && g.tile == 16 &&
                              o.rows_per_thread == 4 && o.shade_variant == 0;
     const bool plain_exact = tiled_shape && !plan.coalesce;

@@ -191,7 +191,6 @@ private:
         else launch_shade_unordered(c, image_.get(), width_, height_, s);
     }
 
-
     /// What the binning path needs to know of the plan, the grids and the options.
     BinningSetup binning_setup() const {
         BinningSetup b;

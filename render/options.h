@@ -38,7 +38,6 @@ int parse_whole_number(const std::string& text, const std::string& option, int l
 /// 0.001 to 4096".
 unsigned long long parse_student_memory(const std::string& text);
 
-
 /// Throws std::invalid_argument "cannot write 'PATH': it is a folder" when
 /// `path` names an existing folder (through any symbolic link).
 void check_not_folder(const std::string& path);
