@@ -90,14 +90,15 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     const bool stoppable = exact && g.tile == 16 && o.rows_per_thread == 4 && o.shade_variant == 0 && bounded;
     const double coverage = mean_coverage(s);
     plan.coalesce = stoppable && chosen(o.coalesce, s.shade != ShadeMode::Snow && coverage >= kCoalesceDepth);
-    plan.guess = plan.coalesce && o.guess_start;
+    plan.guess = plan.coalesce && chosen(o.guess_start, !plan.compact);
     // the shading switches of the tiled and persistent kernels' 16x16, 4-row shape (naive and unordered have
     // none): the quad layout and snow's reciprocal where they do not stop early, circle records on flat scenes
     const bool tiled_shape = (kind == KernelKind::Tiled || kind == KernelKind::Persistent) && g.tile == 16 &&
                              o.rows_per_thread == 4 && o.shade_variant == 0;
     const bool plain_exact = tiled_shape && !plan.coalesce;
-    plan.quads = plain_exact && o.quad_layout && !plan.strips && !plan.row_cull;
-    plan.snow_reciprocal = plain_exact && o.snow_reciprocal && s.shade == ShadeMode::Snow;
+    const bool snow = s.shade == ShadeMode::Snow;
+    plan.quads = plain_exact && !plan.strips && !plan.row_cull && chosen(o.quad_layout, snow);
+    plan.snow_reciprocal = plain_exact && snow && chosen(o.snow_reciprocal, plan.quads);
     plan.records = tiled_shape && o.circle_records && s.shade == ShadeMode::Flat;
     plan.window_per_candidate = plan.guess ? o.guess_hits / std::max(1.0, coverage) : 0.0;
     // a kernel that reads only its lists' ends (ftb, or the exact kernels stopping early among circles that

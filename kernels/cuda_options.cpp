@@ -36,6 +36,14 @@ bool set_choice(const std::string& value, Choice& c) {
     return true;
 }
 
+/// `value` ("auto", `off_word` or `on_word`) into `c`; false (c untouched) for anything else.
+bool set_named_choice(const std::string& value, const char* off_word, const char* on_word, Choice& c) {
+    const int i = word_index(value, {"auto", off_word, on_word});
+    if (i < 0) return false;
+    c = i == 2 ? Choice::On : i == 1 ? Choice::Off : Choice::Auto;
+    return true;
+}
+
 /// `value`, a whole number in [lo, hi], into `out`; false for anything else.
 bool set_number(const std::string& value, long long lo, long long hi, long long& out) {
     return parse_integer(value, lo, hi, out);
@@ -113,32 +121,24 @@ const std::vector<CudaOptionKey> kKeys = {
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
      "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.coalesce); }},
-    {"start", "walk|guess", "tiled, persistent (with the early stop)",
-     "where the early stop starts a tile: walk its list back (walk), or guess a window from the mean coverage",
-     [](const std::string& v, CudaOptions& o) {
-         const int i = word_index(v, {"walk", "guess"});
-         if (i < 0) return false;
-         o.guess_start = i == 1;
-         return true;
-     }},
+    {"start", "auto|walk|guess", "tiled, persistent (with the early stop)",
+     "where the early stop starts a tile: walk its list back (walk), or guess a window from the mean coverage "
+     "(auto: guess, but walk on bin.compact's lists)",
+     [](const std::string& v, CudaOptions& o) { return set_named_choice(v, "walk", "guess", o.guess_start); }},
     {"window", "1..1000", "tiled, persistent (start=guess)",
      "the guessed start's window: covering circles a pixel, on average (small values force second tries)",
      [](const std::string& v, CudaOptions& o) {
          long long n = 0;
          return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
      }},
-    {"layout", "strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
-     "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 columns and 4 rows apart (a warp's pixel index is an 8x4 block)",
-     [](const std::string& v, CudaOptions& o) {
-         const int i = word_index(v, {"strips", "quads"});
-         return i >= 0 && (o.quad_layout = i == 1, true);
-     }},
-    {"snowdiv", "ieee|recip", "tiled, persistent (16x16, rows=4; snow scenes, no early stop)",
-     "snow's sqrt(d2)/r by the IEEE division, or from the radius's reciprocal and one correction (the same float)",
-     [](const std::string& v, CudaOptions& o) {
-         const int i = word_index(v, {"ieee", "recip"});
-         return i >= 0 && (o.snow_reciprocal = i == 1, true);
-     }},
+    {"layout", "auto|strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
+     "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 columns and 4 rows apart (a warp's pixel "
+     "index is an 8x4 block; auto: quads on snow scenes)",
+     [](const std::string& v, CudaOptions& o) { return set_named_choice(v, "strips", "quads", o.quad_layout); }},
+    {"snowdiv", "auto|ieee|recip", "tiled, persistent (16x16, rows=4; snow scenes, no early stop)",
+     "snow's sqrt(d2)/r by the IEEE division, or from the radius's reciprocal and one correction (the same float; "
+     "auto: with the quad layout)",
+     [](const std::string& v, CudaOptions& o) { return set_named_choice(v, "ieee", "recip", o.snow_reciprocal); }},
     {"gather", "arrays|records", "tiled, persistent (16x16, rows=4; flat scenes)",
      "the shading reads a listed circle's geometry and color from two arrays, or from one 32-byte record of both",
      [](const std::string& v, CudaOptions& o) {
@@ -181,14 +181,15 @@ std::string variant_item(int v) {
 /// without the early stop; quads also without culling: the combinations
 /// that cannot run are refused here, before a renderer is built.
 void validate_shading_switches(KernelKind kind, const CudaOptions& o) {
-    if ((!o.quad_layout && !o.snow_reciprocal) || kind == KernelKind::FrontToBack) return;
-    const std::string item = o.quad_layout ? "layout=quads" : "snowdiv=recip";
+    const bool quads = o.quad_layout == Choice::On, reciprocal = o.snow_reciprocal == Choice::On;
+    if ((!quads && !reciprocal) || kind == KernelKind::FrontToBack) return;
+    const std::string item = quads ? "layout=quads" : "snowdiv=recip";
     if (o.tile_size != 16 || o.rows_per_thread != 4 || o.shade_variant != 0)
         throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " needs 16x16 tiles, rows=4 and no teaching variant");
     if (o.coalesce == Choice::On)
         throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " and stop=on: the early stop keeps the strips layout "
                                     "and the IEEE division");
-    if (o.quad_layout && (o.strips == Choice::On || o.row_cull == Choice::On))
+    if (quads && (o.strips == Choice::On || o.row_cull == Choice::On))
         throw std::invalid_argument("CR_CUDA_OPTIONS layout=quads with strips=on or rowcull=on: culling walks the "
                                     "strips layout");
 }

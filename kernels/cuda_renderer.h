@@ -142,15 +142,18 @@ struct CudaOptions {
     /// blended. Auto: on where lists are long (kCoalesceDepth).
     /// CR_CUDA_OPTIONS stop=auto|on|off.
     Choice coalesce = Choice::Auto;
-    /// Where the early stop starts a tile (when it stops early): false, the
+    /// Where the early stop starts a tile (when it stops early): Off, the
     /// kernel walks the tile's list back until every pixel's two
-    /// trajectories are sure to meet; true, it skips that walk and starts a
+    /// trajectories are sure to meet; On, it skips that walk and starts a
     /// window of the list's end long enough for guess_hits covering circles a
     /// pixel on the scene's mean coverage, blends one trajectory in a warp
     /// whose pixels met, and doubles the window where one did not
-    /// (kernels/shade_tiled.cu, "Guessed start"). CR_CUDA_OPTIONS
-    /// start=walk|guess.
-    bool guess_start = false;
+    /// (kernels/shade_tiled.cu, "Guessed start"). Auto: the guess on the
+    /// counted and sorted paths, the walk on bin.compact's (measured on the
+    /// H200, 2026-12-05: rand100k 0.123 -> 0.109 ms, rand1M 0.258 -> 0.235;
+    /// biglittle 0.098 -> 0.123, littlebig 0.081 -> 0.105). CR_CUDA_OPTIONS
+    /// start=auto|walk|guess.
+    Choice guess_start = Choice::Auto;
     /// The guessed start's window in covering circles a pixel, on average
     /// (kGuessHits; CR_CUDA_OPTIONS window=1..1000). Small values force
     /// second tries (the GPU tests' use); the bench sweeps it.
@@ -161,13 +164,15 @@ struct CudaOptions {
     /// pixels of one row index of a warp are an 8 x 4 block and a snow
     /// flake's expensive math runs for fewer partly covered warps
     /// (kernels/shade_tiled.cu, "Who owns which pixel"). The images are the
-    /// same. CR_CUDA_OPTIONS layout=strips|quads.
-    bool quad_layout = false;
+    /// same. Auto: quads on snow scenes (with the reciprocal, snowsingle
+    /// 0.442 -> 0.338 ms on the H200, 2026-12-05), strips elsewhere.
+    /// CR_CUDA_OPTIONS layout=auto|strips|quads (Off: strips, On: quads).
+    Choice quad_layout = Choice::Auto;
     /// Snow's t = sqrt(d2) / r in the exact kernels that do not stop early:
-    /// false, the IEEE division; true, from the radius's reciprocal
-    /// (div_by_reciprocal: the same float in fewer instructions).
-    /// CR_CUDA_OPTIONS snowdiv=ieee|recip.
-    bool snow_reciprocal = false;
+    /// Off, the IEEE division; On, from the radius's reciprocal
+    /// (div_by_reciprocal: the same float in fewer instructions). Auto: with
+    /// the quad layout, as measured. CR_CUDA_OPTIONS snowdiv=auto|ieee|recip.
+    Choice snow_reciprocal = Choice::Auto;
     /// How the exact kernels' shading gathers a listed circle on flat
     /// scenes: false, its geometry and its color from two arrays (two DRAM
     /// sectors when the circles are not in L2); true, from one 32-byte

@@ -34,7 +34,8 @@ std::string path_of(const char* name, KernelKind kind, const std::string& option
 TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
     // docs/KERNELS.md "Binning": the table of paths, at 1024x1024 on the H200.
     const char* const split = "counting sort, 4x4-tile bins, split";
-    const char* const exact_stop = "counting sort, 4x4-tile bins; early stop";  // mean coverage >= 200: no split
+    // mean coverage >= 200: no split; counted lists: the guessed start
+    const char* const exact_stop = "counting sort, 4x4-tile bins; early stop, guessed start";
     const char* const compact_stop = "bin.compact, 4x4-tile bins; early stop";
     const char* const micro = "counting sort, 1x1-tile bins; strip masks";
     const std::tuple<const char*, const char*, const char*> want[] = {
@@ -49,8 +50,10 @@ TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
         {"pattern", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"fireworks", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"rand100k", exact_stop, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
-        {"rand1M", "counting sort, 4x4-tile bins, split; early stop", "counting sort, 4x4-tile bins"},  // small circles: split
-        {"snowsingle", split, split},  // snow: no early stop unless stop=on
+        {"rand1M", "counting sort, 4x4-tile bins, split; early stop, guessed start",
+         "counting sort, 4x4-tile bins"},  // small circles: split
+        // snow: no early stop unless stop=on; the quad layout and the reciprocal (exact kernels)
+        {"snowsingle", "counting sort, 4x4-tile bins, split; quad layout; reciprocal division", split},
         {"micro2M", micro, micro},
         // snow's flakes start above the picture: at setup no flake covers a tile (mean 0)
         {"snow", micro, micro},
@@ -95,11 +98,14 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "coarse=1"), "sorted 1x1-tile bins");  // 10k x 4096 > 2^23; mean 55
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "direct=0"), "bin.compact, 4x4-tile bins");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "strips=off"), "counting sort, 1x1-tile bins; row culling");
-    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "stop=on"), "counting sort, 1x1-tile bins; strip masks; early stop");
-    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "stop=on"), "counting sort, 4x4-tile bins, split; early stop");
+    EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "stop=on"),
+              "counting sort, 1x1-tile bins; strip masks; early stop, guessed start");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "stop=on"),
+              "counting sort, 4x4-tile bins, split; early stop, guessed start");
     EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "stop=off"), "counting sort, 4x4-tile bins, split");
-    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "split=on"), "counting sort, 4x4-tile bins, split; early stop");
-    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "stop=on"), "bin.compact, 4x4-tile bins; early stop");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "split=on"),
+              "counting sort, 4x4-tile bins, split; early stop, guessed start");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "stop=on"), "bin.compact, 4x4-tile bins; early stop");  // walk back
     EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "rows=8"), "counting sort, 4x4-tile bins, split");  // 16x16, rows=4 only
     EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "list=split"), "counting sort, 4x4-tile bins, split");
     EXPECT_EQ(path_of("rand100k", KernelKind::FrontToBack, "stop=on"), "counting sort, 4x4-tile bins");  // ftb: its own stop
@@ -111,7 +117,8 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     // a GPU whose blocks take fewer tiles: 2048x2048 has 16384 single tiles, the counting sort 4000
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "", 2048, 2048, 4000), "sorted 1x1-tile bins; strip masks");
     // 16384x16384 in 2x2 bins: 262144 bins, beyond the 65535 bin ids of bin.split's keys, so no split
-    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off", 16384, 16384), "sorted 2x2-tile bins; early stop");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off", 16384, 16384),
+              "sorted 2x2-tile bins; early stop, guessed start");
     EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off", 16384, 16384), "sorted 2x2-tile bins");
 }
 
@@ -135,7 +142,13 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
         EXPECT_FALSE(p.guess);
         EXPECT_EQ(p.window_per_candidate, 0.0);
     }
-    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "").guess);  // the walk back stays the default
+    // auto: the guess on counted and sorted lists, the walk back on bin.compact's (measured, CudaOptions)
+    EXPECT_TRUE(plan("rand100k", KernelKind::Tiled, "").guess);
+    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "").guess);
+    EXPECT_FALSE(plan("biglittle", KernelKind::Tiled, "").guess);
+    EXPECT_FALSE(plan("littlebig", KernelKind::Persistent, "").guess);
+    EXPECT_TRUE(plan("biglittle", KernelKind::Tiled, "start=guess").guess);
+    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "start=walk").guess);
     EXPECT_THROW(parse_cuda_options("start=on"), std::invalid_argument);
     // window=N: N covering circles a pixel instead of kGuessHits
     EXPECT_NEAR(plan("rand100k", KernelKind::Tiled, "start=guess,window=1").window_per_candidate, 1.0 / 878.0, 1e-6);
@@ -155,18 +168,22 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
     EXPECT_TRUE(snow.quads);
     EXPECT_TRUE(snow.snow_reciprocal);
     EXPECT_EQ(planned_path(snow), "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
-    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "snowdiv=recip"),
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "snowdiv=recip,layout=strips"),
               "counting sort, 4x4-tile bins, split; reciprocal division");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Persistent, "layout=strips"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "snowdiv=ieee"), "counting sort, 4x4-tile bins, split; quad layout");
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, both), "no binning; quad layout");  // flat: nothing to divide
     EXPECT_EQ(path_of("rand10k", KernelKind::Persistent, "layout=quads"), "bin.compact, 4x4-tile bins; quad layout");
     // culling keeps the strips (the snow scene's strip masks; micro2M's); the reciprocal rides along
     EXPECT_EQ(path_of("snow", KernelKind::Tiled, both), "counting sort, 1x1-tile bins; strip masks; reciprocal division");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "layout=quads"), "counting sort, 1x1-tile bins; strip masks");
     // neither with the early stop (rand100k's), on ftb, or off the 16x16 tiles of 4 rows
-    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads"), "counting sort, 4x4-tile bins; early stop");
+    EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads"),
+              "counting sort, 4x4-tile bins; early stop, guessed start");
     EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads,stop=off"),
               "counting sort, 4x4-tile bins, split; quad layout");
-    for (const BinPlan& p : {plan("snowsingle", KernelKind::FrontToBack, both), plan("snowsingle", KernelKind::Tiled, ""),
+    for (const BinPlan& p : {plan("snowsingle", KernelKind::FrontToBack, both),
+                             plan("snowsingle", KernelKind::Tiled, "layout=strips,snowdiv=ieee"),
                              plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,rows=8"),
                              plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,tile=8")}) {
         EXPECT_FALSE(p.quads);
@@ -178,11 +195,12 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
     EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "gather=records,start=guess"),
               "counting sort, 4x4-tile bins, split; early stop, guessed start; circle records");
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "gather=records,layout=quads"), "no binning; quad layout; circle records");
-    EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "gather=records"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "gather=records"),
+              "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
     EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "gather=records"), "counting sort, 1x1-tile bins; strip masks");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "gather=records,rows=8"), "counting sort, 1x1-tile bins");
-    EXPECT_FALSE(CudaOptions{}.quad_layout);  // the strips and the IEEE division stay the default
-    EXPECT_FALSE(CudaOptions{}.snow_reciprocal);
+    EXPECT_EQ(CudaOptions{}.quad_layout, Choice::Auto);  // quads and the reciprocal: snow scenes (above)
+    EXPECT_EQ(CudaOptions{}.snow_reciprocal, Choice::Auto);
 }
 
 TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
@@ -237,7 +255,8 @@ TEST(BinPlan, ALaunchCarriesThePlansBits) {
     EXPECT_EQ(shade_kernel_bits(plan_shade_bits(deep, true), false), kShadeCoalesce | kShadeGuess | kShadeRecords);
     const BinPlan snow = plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,gather=records");
     EXPECT_EQ(plan_shade_bits(snow, true), kShadeQuads | kShadeSnowReciprocal);  // no records on snow
-    EXPECT_EQ(plan_shade_bits(plan("rand100k", KernelKind::Tiled, ""), true), kShadeCoalesce);
+    EXPECT_EQ(plan_shade_bits(plan("rand100k", KernelKind::Tiled, ""), true), kShadeCoalesce | kShadeGuess);
+    EXPECT_EQ(plan_shade_bits(plan("biglittle", KernelKind::Tiled, ""), true), kShadeCoalesce);
     EXPECT_EQ(plan_shade_bits(plan("rand10k", KernelKind::Tiled, ""), true), 0);
     // the kernels without the tiled shape never get the switches
     for (KernelKind k : {KernelKind::Naive, KernelKind::Unordered, KernelKind::FrontToBack}) {
@@ -271,7 +290,7 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 47u);
+    EXPECT_EQ(words, 50u);
     EXPECT_EQ(cuda_option_keys().size(), 25u);
 }
 
@@ -295,15 +314,16 @@ TEST(CudaOptionsTable, ValuesLandInTheirFields) {
     EXPECT_EQ(o.order, Choice::Off);
     EXPECT_EQ(o.count_chunks_per_sm, 32);
     EXPECT_EQ(o.coalesce, Choice::Off);
-    EXPECT_TRUE(o.guess_start);
-    EXPECT_FALSE(parse_cuda_options("start=guess,start=walk").guess_start);
-    EXPECT_TRUE(parse_cuda_options("layout=quads").quad_layout);
-    EXPECT_FALSE(parse_cuda_options("layout=quads,layout=strips").quad_layout);
-    EXPECT_TRUE(parse_cuda_options("snowdiv=recip").snow_reciprocal);
+    EXPECT_EQ(o.guess_start, Choice::On);
+    EXPECT_EQ(parse_cuda_options("start=guess,start=walk").guess_start, Choice::Off);
+    EXPECT_EQ(parse_cuda_options("start=walk,start=auto").guess_start, Choice::Auto);
+    EXPECT_EQ(parse_cuda_options("layout=quads").quad_layout, Choice::On);
+    EXPECT_EQ(parse_cuda_options("layout=quads,layout=strips").quad_layout, Choice::Off);
+    EXPECT_EQ(parse_cuda_options("snowdiv=recip").snow_reciprocal, Choice::On);
     EXPECT_TRUE(parse_cuda_options("gather=records").circle_records);
     EXPECT_FALSE(parse_cuda_options("gather=records,gather=arrays").circle_records);
     EXPECT_FALSE(CudaOptions{}.circle_records);
-    EXPECT_FALSE(parse_cuda_options("snowdiv=recip,snowdiv=ieee").snow_reciprocal);
+    EXPECT_EQ(parse_cuda_options("snowdiv=recip,snowdiv=ieee").snow_reciprocal, Choice::Off);
     EXPECT_EQ(parse_cuda_options("scan=shuffle").shade_variant, kShadeShuffleScan);
     EXPECT_EQ(parse_cuda_options("list=split,list=records").shade_variant, 0);
     EXPECT_EQ(parse_cuda_options("coarse=4").coarse, 4);

@@ -541,8 +541,10 @@ TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
     const std::tuple<const char*, KernelKind, const char*> want[] = {
         {"rgb", KernelKind::Tiled, "no binning"},
         {"rand10k", KernelKind::Tiled, "bin.compact, 4x4-tile bins"},
-        {"rand1M", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; early stop"},
-        {"rand1M", KernelKind::Persistent, "counting sort, 4x4-tile bins, split; early stop"},
+        {"rand1M", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
+        {"rand1M", KernelKind::Persistent, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
+        {"biglittle", KernelKind::Tiled, "bin.compact, 4x4-tile bins; early stop"},
+        {"snowsingle", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; quad layout; reciprocal division"},
         {"rand100k", KernelKind::FrontToBack, "counting sort, 4x4-tile bins"},
         {"snowsingle", KernelKind::FrontToBack, "counting sort, 4x4-tile bins, split"},
         {"micro2M", KernelKind::Tiled, "counting sort, 1x1-tile bins; strip masks"},
