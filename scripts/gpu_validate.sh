@@ -423,6 +423,7 @@ part_issue30() {
     --json "$L/bench30_all.json" > "$L/bench30_all.txt" 2>/dev/null
   cp "$L"/bench30_* "$OUT/" 2>/dev/null
   for b in now guess all; do say "bench, $b:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_$b.txt")"; done
+  [ -x ./.dev/gpu_tests ] || say "no .dev/gpu_tests: the bundle was made with SLIM=1; make it without for this part"
   timeout 240 ./.dev/gpu_tests --gtest_brief=1 --gtest_filter='GpuCoalesce*:GpuLayout*:GpuGather*' \
     > "$L/gpu_issue30.txt" 2>&1
   say "GPU tests (GpuCoalesce, GpuLayout, GpuGather) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_issue30.txt" | tr '\n' ' ')"
