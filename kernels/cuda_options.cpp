@@ -177,15 +177,18 @@ std::string variant_item(int v) {
     return v == kShadeSplitList ? "list=split" : v == kShadeWarpCull ? "cull=warp" : "scan=shuffle";
 }
 
-/// layout=quads and snowdiv=recip act on the exact kernels' default shape
-/// without the early stop; quads also without culling: the combinations
-/// that cannot run are refused here, before a renderer is built.
+/// layout=quads, snowdiv=recip and gather=records act on the exact
+/// kernels' default shape (16x16 tiles, rows=4, no teaching variant);
+/// quads and the reciprocal only without the early stop, quads also without
+/// culling: the combinations that cannot run are refused here, before a
+/// renderer is built, rather than planned away in silence.
 void validate_shading_switches(KernelKind kind, const CudaOptions& o) {
     const bool quads = o.quad_layout == Choice::On, reciprocal = o.snow_reciprocal == Choice::On;
-    if ((!quads && !reciprocal) || kind == KernelKind::FrontToBack) return;
-    const std::string item = quads ? "layout=quads" : "snowdiv=recip";
+    if ((!quads && !reciprocal && !o.circle_records) || kind == KernelKind::FrontToBack) return;
+    const std::string item = quads ? "layout=quads" : reciprocal ? "snowdiv=recip" : "gather=records";
     if (o.tile_size != 16 || o.rows_per_thread != 4 || o.shade_variant != 0)
         throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " needs 16x16 tiles, rows=4 and no teaching variant");
+    if (!quads && !reciprocal) return;  // records also stop early
     if (o.coalesce == Choice::On)
         throw std::invalid_argument("CR_CUDA_OPTIONS " + item + " and stop=on: the early stop keeps the strips layout "
                                     "and the IEEE division");

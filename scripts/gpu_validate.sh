@@ -49,6 +49,10 @@
 #                the records' GPU tests; --check of tiled and persistent on every
 #                scene with every switch; then PART=layout, PART=guess and the
 #                sanitizer parts for the detail
+#   PART=defaults30 issue 30's defaults as a user gets them (no options): one
+#                bench of the nine scenes (tiled, persistent, ftb), --check of
+#                the three on every scene, then every GPU test in what is left
+#                of the call
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
 #                the reciprocal), micro2M's and rand1M's frames (binning and
@@ -439,22 +443,49 @@ part_issue30() {
   cat "$L"/achecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
 }
 
+part_defaults30() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local end=$((SECONDS + ${DEFAULTS_BUDGET_S:-560})) k s b
+  local nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
+  $R bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$L/bench30_defaults.json" \
+    > "$L/bench30_defaults.txt" 2>/dev/null
+  cp "$L"/bench30_defaults.* "$OUT/" 2>/dev/null
+  say "bench, defaults:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_defaults.txt")"
+  for k in tiled persistent ftb; do
+    ( for s in $SCENES; do
+        $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
+      done ) > "$L/checks_$k.txt" &
+  done
+  wait
+  say "default checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"
+  cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  b=$((end - SECONDS)); [ $b -gt 60 ] || b=60
+  timeout $b ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1  # not brief: a timeout still shows what passed
+  say "gpu_tests rc=$? (limit $b s) $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK lines"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+}
+
 part_profile30() {
   local P="$R profile --timeout 240"
-  $P --scene snowsingle -r tiled --json "$L/prof30_snow.json" > "$L/prof30_snow.txt" 2>&1; say "profile snowsingle rc=$?"
+  CR_CUDA_OPTIONS=layout=strips,snowdiv=ieee $P --scene snowsingle -r tiled --json "$L/prof30_snow.json" \
+    > "$L/prof30_snow.txt" 2>&1; say "profile snowsingle strips+IEEE rc=$?"
   CR_CUDA_OPTIONS=layout=quads,snowdiv=recip $P --scene snowsingle -r tiled --json "$L/prof30_snow_quads.json" \
     --compare "$L/prof30_snow.json" > "$L/prof30_snow_quads.txt" 2>&1; say "profile snowsingle quads+recip rc=$?"
   for s in micro2M rand1M rand10k; do
     $P --scene $s -r tiled --json "$L/prof30_$s.json" > "$L/prof30_$s.txt" 2>&1; say "profile $s rc=$?"
   done
-  CR_CUDA_OPTIONS=start=guess $P --scene rand1M -r tiled --json "$L/prof30_rand1M_guess.json" \
-    --compare "$L/prof30_rand1M.json" > "$L/prof30_rand1M_guess.txt" 2>&1; say "profile rand1M guess rc=$?"
+  CR_CUDA_OPTIONS=start=walk $P --scene rand1M -r tiled --json "$L/prof30_rand1M_walk.json" \
+    --compare "$L/prof30_rand1M.json" > "$L/prof30_rand1M_walk.txt" 2>&1; say "profile rand1M walk rc=$?"
+  $P --scene biglittle -r tiled --json "$L/prof30_biglittle.json" > "$L/prof30_biglittle.txt" 2>&1; say "profile biglittle rc=$?"
+  CR_CUDA_OPTIONS=start=guess $P --scene biglittle -r tiled --json "$L/prof30_biglittle_guess.json" \
+    --compare "$L/prof30_biglittle.json" > "$L/prof30_biglittle_guess.txt" 2>&1; say "profile biglittle guess rc=$?"
   cp "$L"/prof30_* "$OUT/" 2>/dev/null
 }
 
 case "${PART:-check}" in
   issue30) part_issue30 ;;
   profile30) part_profile30 ;;
+  defaults30) part_defaults30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;

@@ -402,6 +402,13 @@ TEST(CudaOptionsTable, WhatAKernelCannotRunIsRefusedBeforeItsFirstFrame) {
     EXPECT_EQ(validation(KernelKind::Tiled, "snowdiv=recip,strips=on"), "");  // the reciprocal culls too
     EXPECT_EQ(validation(KernelKind::FrontToBack, "layout=quads,stop=on,rows=8"), "");  // ftb: unused
     EXPECT_EQ(validation(KernelKind::Naive, "snowdiv=recip,tile=8"), "");
+    // circle records: the same shape, with or without the early stop and culling
+    EXPECT_EQ(validation(KernelKind::Tiled, "gather=records,tile=8"),
+              "CR_CUDA_OPTIONS gather=records needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Persistent, "gather=records,rows=8"),
+              "CR_CUDA_OPTIONS gather=records needs 16x16 tiles, rows=4 and no teaching variant");
+    EXPECT_EQ(validation(KernelKind::Tiled, "gather=records,stop=on,strips=on"), "");
+    EXPECT_EQ(validation(KernelKind::FrontToBack, "gather=records,rows=8"), "");  // ftb: unused
 }
 
 TEST(CudaOptionsTable, TheDocsAndTheHelpAreMadeFromIt) {
