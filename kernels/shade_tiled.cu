@@ -244,7 +244,10 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 //   2. Forward, two trajectories: from chunk k0 to the end, compacted again,
 //      every pixel blends each hit into both trajectories with cpuref's
 //      rounding (shade_tile's blend_hit math), starting at lo and hi; at
-//      k0 = 0 both start at the pixel's own incoming value (plain shading).
+//      k0 = 0 one trajectory from the pixel's own incoming value (plain
+//      shading). After each chunk, a warp whose pixels' trajectories are
+//      all equal blends only one from then on (the guessed start's forward
+//      pass, blend_window below, shared by both starts).
 //   3. Decide: __syncthreads_and(every pixel's trajectories are equal): then
 //      each pixel writes its value, bit for bit cpuref's; else (rare: the
 //      2^-32 margin makes them meet) the block starts again from a start
@@ -335,58 +338,6 @@ __device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, cons
     return 0;
 }
 
-/// Steps 2-3: blends chunks k0.. of the tile into both trajectories, from
-/// `in` (the incoming pixels) at k0 = 0, else from lo and hi; true when the
-/// trajectories met in every pixel (the same answer in every thread).
-template <int TILE, int ROWS, int VARIANT, bool SNOW>
-__device__ __forceinline__ bool blend_from(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                           Strip<ROWS>& s, const float4 (&in)[ROWS], int tx, int ty, int64_t begin,
-                                           int64_t end, int64_t k0, ValueBounds b,
-                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
-    constexpr int kThreads = TILE * TILE / ROWS;
-    float3 hi[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        s.acc[r] = k0 == 0 ? in[r] : make_float4(b.lo, b.lo, b.lo, in[r].w);
-        hi[r] = k0 == 0 ? make_float3(in[r].x, in[r].y, in[r].z) : make_float3(b.hi, b.hi, b.hi);
-    }
-    __syncthreads();  // step 1's last list, or the last try's, is no longer read
-    Candidate next = load_candidate<VARIANT>(c, lists, begin + k0 * kThreads + threadIdx.x, begin, end);
-    for (int64_t base = begin + k0 * kThreads, chunk = k0; base < end; base += kThreads, ++chunk) {
-        const Candidate cand = next;
-        next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);
-        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
-        if (hits == 0) continue;
-        __syncthreads();  // the list is complete
-        for_each_hit<kThreads, ROWS, VARIANT, TILE>(
-            s, hits, g, sh, [&](int i) { blend_hit_twice<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hi, i, sh); });
-        __syncthreads();  // everyone is done with the list
-    }
-    return __syncthreads_and(strip_all(s, g, [&](int r) {
-        return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z;
-    }));
-}
-
-/// shade_tile with exact early stopping (steps 1-3 above).
-template <int TILE, int ROWS, int VARIANT, bool SNOW>
-__device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                                     float4* image, bool from_background, int tile_id, ValueBounds b,
-                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
-    constexpr int kThreads = TILE * TILE / ROWS;
-    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
-    set_tile_centers(sh, g, tx, ty);
-    float4 in[ROWS];
-    load_incoming(s, c, g, image, from_background, in);
-    const int64_t begin = lists.begin_of(tx, ty);
-    const int64_t end = lists.end_of(tx, ty);
-    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
-    int64_t k0 = find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b, sh);
-    while (!blend_from<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, in, tx, ty, begin, end, k0, b, sh))
-        k0 = max(int64_t{0}, chunks - 2 * max(int64_t{1}, chunks - k0));  // twice the window; k0 = 0 always meets
-    store_strip(s, g, image);
-}
-
 // ---- Guessed start (VARIANT kCoalesce | kGuess) ----------------------------
 //
 // The same proof, a cheaper way to the start (scripts/probes/
@@ -416,19 +367,37 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
 // the barrier after blending is needed only by strip masks (cleared before
 // the scan's barrier, tile_list.cuh).
 
-/// Steps 2-3 of the guessed start for a window of `window` chunks of the
-/// tile's `chunks` (counted from the end); true when every pixel met (the
-/// same answer in every thread). Each try reads the incoming pixels again
-/// (the image is written only after the last): keeping them in registers
-/// across the tries made the compiler spill.
+/// Where a window of the last `candidates` list positions of the tile's
+/// list [begin, end) starts: at most one whole-chunk grid before the list
+/// (a position <= begin is the whole list, from the pixels' own values).
+template <int THREADS>
+__device__ __forceinline__ int64_t window_first(int64_t begin, int64_t end, int64_t candidates) {
+    const int64_t whole = (end - begin + THREADS - 1) / THREADS * THREADS;
+    return end - min(candidates, whole);
+}
+
+/// The next try's `first` after the window [first, end) failed: a window
+/// twice as long, at least two chunks (the walk back may start at the
+/// list's end), the whole list at most, which always meets.
+template <int THREADS>
+__device__ __forceinline__ int64_t doubled_window_first(int64_t begin, int64_t end, int64_t first) {
+    return window_first<THREADS>(begin, end, 2 * max(end - first, int64_t{THREADS}));
+}
+
+/// Steps 2-3 of the early stop for the window of list positions [first,
+/// end) (`first` may lie before `begin`: load_candidate skips those), in
+/// chunks from `first`; true when every pixel met (the same answer in
+/// every thread). Both starts use it: the guessed start's window, and the
+/// walk back's (shade_tile_coalesced). Each try reads the incoming pixels
+/// again (the image is written only after the last): keeping them in
+/// registers across the tries made the compiler spill.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
                                              Strip<ROWS>& s, const float4* image, bool from_background, int tx, int ty,
-                                             int64_t begin, int64_t end, int64_t chunks, int64_t window, ValueBounds b,
+                                             int64_t begin, int64_t end, int64_t first, ValueBounds b,
                                              TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
-    const int64_t k0 = max(int64_t{0}, chunks - window);
-    bool one = k0 == 0;  // this warp blends one trajectory (the same in all its lanes)
+    bool one = first <= begin;  // this warp blends one trajectory (the same in all its lanes)
     load_incoming(s, c, g, image, from_background, s.acc);
     float3 hi[ROWS];
 #pragma unroll
@@ -438,9 +407,8 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
     }
     const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
     __syncthreads();  // the last try's list is no longer read
-    const int64_t first = end - (chunks - k0) * kThreads;  // may lie before `begin`: load_candidate skips those
     Candidate next = load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
-    for (int64_t base = first, chunk = k0; base < end; base += kThreads, ++chunk) {
+    for (int64_t base = first, chunk = 0; base < end; base += kThreads, ++chunk) {  // chunk: the scan's parity
         const Candidate cand = next;
         next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
@@ -473,12 +441,35 @@ __device__ __forceinline__ void shade_tile_guessed(const DeviceCircles& c, const
     set_tile_centers(sh, g, tx, ty);
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
-    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
     const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
-    int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
-    while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, chunks,
-                                                    window, stop.bounds, sh))
-        window *= 2;  // a window of the whole list starts from the pixels' own values: always met
+    const int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
+    int64_t first = window_first<kThreads>(begin, end, window * kThreads);
+    while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
+                                                    stop.bounds, sh))
+        first = doubled_window_first<kThreads>(begin, end, first);
+    store_strip(s, g, image);
+}
+
+/// shade_tile with exact early stopping from the walk back (steps 1-3 of
+/// "Coalescence" above): step 1 finds the start chunk, steps 2-3 are the
+/// guessed start's forward pass (blend_window) from there, its window
+/// doubling until every pixel met.
+template <int TILE, int ROWS, int VARIANT, bool SNOW>
+__device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                                     float4* image, bool from_background, int tile_id, ValueBounds b,
+                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+    constexpr int kThreads = TILE * TILE / ROWS;
+    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
+    set_tile_centers(sh, g, tx, ty);
+    const int64_t begin = lists.begin_of(tx, ty);
+    const int64_t end = lists.end_of(tx, ty);
+    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
+    int64_t first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b,
+                                                                        sh) * kThreads;
+    while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
+                                                    b, sh))
+        first = doubled_window_first<kThreads>(begin, end, first);
     store_strip(s, g, image);
 }
 
@@ -523,7 +514,7 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// nvcc 13.0, sm_90.
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
-    if ((VARIANT & kGuess) != 0) return 10;
+    if ((VARIANT & kCoalesce) != 0) return 10;
     if ((VARIANT & kStripMask) != 0 && (VARIANT & kCoalesce) == 0) {
         if (!PERSISTENT) return 16;
         if ((VARIANT & kSnowReciprocal) != 0) return 12;

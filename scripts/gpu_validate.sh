@@ -53,6 +53,12 @@
 #                bench of the nine scenes (tiled, persistent, ftb), --check of
 #                the three on every scene, then every GPU test in what is left
 #                of the call
+#   PART=walk30  the walk back's forward pass as the guessed start's (one
+#                trajectory once a warp met): benches of the scenes that walk
+#                (biglittle, littlebig; rand100k and rand1M with start=walk)
+#                by this build and the A/B builds in .ab/ (.ab.tar.xz: render_head,
+#                the build before; render_free, the compiler's registers), then
+#                PART=defaults30 in what is left of the call
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
 #                the reciprocal), micro2M's and rand1M's frames (binning and
@@ -465,6 +471,21 @@ part_defaults30() {
   grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
 }
 
+part_walk30() {
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  local b name i=0
+  for b in "$R" .ab/render_head .ab/render_free "$R"; do  # this build twice: first and last
+    i=$((i + 1)); name=$i-$(basename "$b"); [ "$b" = "$R" ] && name=$i-this
+    $b bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig --json "$L/walk_${name}_bl.json" \
+      > "$L/walk_${name}_bl.txt" 2>/dev/null
+    CR_CUDA_OPTIONS=start=walk $b bench --repeat 5 --renderers tiled --scenes rand100k,rand1M \
+      --json "$L/walk_${name}_deep.json" > "$L/walk_${name}_deep.txt" 2>/dev/null
+    say "walk back, $name:"; say "$(grep -hE '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_${name}_bl.txt" "$L/walk_${name}_deep.txt")"
+  done
+  cp "$L"/walk_* "$OUT/" 2>/dev/null
+  DEFAULTS_BUDGET_S=$((${WALK_BUDGET_S:-570} - SECONDS)) part_defaults30
+}
+
 part_profile30() {
   local P="$R profile --timeout 240"
   CR_CUDA_OPTIONS=layout=strips,snowdiv=ieee $P --scene snowsingle -r tiled --json "$L/prof30_snow.json" \
@@ -486,6 +507,7 @@ case "${PART:-check}" in
   issue30) part_issue30 ;;
   profile30) part_profile30 ;;
   defaults30) part_defaults30 ;;
+  walk30) part_walk30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;
