@@ -33,7 +33,7 @@
 #                early-stop GPU tests, tiled/persistent --check on every scene
 #                with it (where planned) and forced (stop=on), a bench of the
 #                deep scenes with and without it, and of its window 35 and 60
-#   PART=guess_sanitize compute-sanitizer through the guessed start's three
+#   PART=guess_sanitize compute-sanitizer through the walk back (twice) and the guessed start's three
 #                kernels (no culling, strip masks with window=1, row culling)
 #   PART=layout  issue 30's shading switches (CR_CUDA_OPTIONS layout=quads,
 #                snowdiv=recip, gather=records): their GPU tests, tiled/persistent
@@ -377,7 +377,7 @@ part_guess() {
 
 part_guess_sanitize() {
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
+    SANITIZE_OPTIONS="stop=on,start=walk stop=on,start=walk,strips=on,bins=sort stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
     sanitize guess
 }
 

@@ -878,8 +878,10 @@ TEST(GpuCoalesce, EveryRgbFloatEqualsCpurefOnFlatScenes) {
             for (uint32_t seed : {0u, 7u}) {
                 const Image& want = reference(scene, seed, w, h, 1);
                 for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
-                    for (const char* opts : {"stop=on", "stop=on,strips=on", "stop=on,rowcull=on,strips=off",
-                                             "stop=on,bins=sort,count=off", "stop=on,direct=0,batch=20000",
+                    for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,strips=on",
+                                             "stop=on,start=walk,rowcull=on,strips=off",
+                                             "stop=on,start=walk,bins=sort,count=off",
+                                             "stop=on,start=walk,direct=0,batch=20000",
                                              "stop=on,start=guess", "stop=on,start=guess,strips=on",
                                              "stop=on,start=guess,window=1",  // second tries in most tiles
                                              "stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off"}) {
@@ -903,8 +905,9 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
             auto full = make_cuda_renderer(k, parse_cuda_options("stop=off"));
             const Image a = render_last(*full, make_scene(scene, 0), w, h, frames);
-            // the walk back, the guessed start, and one whose first tries mostly fail
-            for (const char* opts : {"stop=on", "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
+            // the plan's start, the walk back, the guessed start, and one whose first tries mostly fail
+            for (const char* opts : {"stop=on", "stop=on,start=walk", "stop=on,start=guess",
+                                     "stop=on,start=guess,window=1"}) {
                 auto stop = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image b = render_last(*stop, make_scene(scene, 0), w, h, frames);
                 EXPECT_EQ(differing_floats(a, b), 0) << stop->name() << " " << opts << " " << scene << " frames " << frames;
@@ -915,7 +918,7 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
     for (const char* scene : {"rand100k", "biglittle", "rand1M"}) {
         auto cpu = make_renderer("cpu");  // bit-identical to cpuref (unit tests), minutes faster at this size
         const Image want = render_last(*cpu, make_scene(scene, 0), 1024, 1024, 1);
-        for (const char* opts : {"", "start=guess", "start=guess,window=8"}) {
+        for (const char* opts : {"", "start=walk", "start=guess", "start=guess,window=8"}) {
             auto r = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(opts));
             const Image got = render_last(*r, make_scene(scene, 0), 1024, 1024, 1);
             EXPECT_EQ(differing_floats(got, want), 0) << scene << " " << opts;
