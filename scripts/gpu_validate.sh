@@ -57,8 +57,10 @@
 #                trajectory once a warp met): benches of the scenes that walk
 #                (biglittle, littlebig; rand100k and rand1M with start=walk)
 #                by this build and the A/B builds in .ab/ (.ab.tar.xz: render_head,
-#                the build before; render_free, the compiler's registers), then
-#                PART=defaults30 in what is left of the call
+#                the build before; render_free, the compiler's registers),
+#                biglittle's and littlebig's counted lists, then PART=defaults30
+#                without the GPU tests
+#   PART=tests30 every GPU test (not brief), then PART=guess_sanitize
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
 #                the reciprocal), micro2M's and rand1M's frames (binning and
@@ -465,6 +467,7 @@ part_defaults30() {
   wait
   say "default checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"
   cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  [ -z "${NO_GPU_TESTS:-}" ] || return 0
   b=$((end - SECONDS)); [ $b -gt 60 ] || b=60
   timeout $b ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1  # not brief: a timeout still shows what passed
   say "gpu_tests rc=$? (limit $b s) $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK lines"
@@ -482,8 +485,22 @@ part_walk30() {
       --json "$L/walk_${name}_deep.json" > "$L/walk_${name}_deep.txt" 2>/dev/null
     say "walk back, $name:"; say "$(grep -hE '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_${name}_bl.txt" "$L/walk_${name}_deep.txt")"
   done
+  for o in bins=sort bins=sort,split=on bins=sort,split=on,start=walk; do  # biglittle's other lists
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig \
+      --json "$L/walk_opt_${o//[=,]/_}.json" > "$L/walk_opt_${o//[=,]/_}.txt" 2>/dev/null
+    say "biglittle, littlebig with $o:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_opt_${o//[=,]/_}.txt")"
+  done
   cp "$L"/walk_* "$OUT/" 2>/dev/null
-  DEFAULTS_BUDGET_S=$((${WALK_BUDGET_S:-570} - SECONDS)) part_defaults30
+  NO_GPU_TESTS=1 part_defaults30
+}
+
+# The GPU tests (not brief: a timeout still shows what passed), then the
+# sanitizer through the early stop's kernels (PART=guess_sanitize).
+part_tests30() {
+  timeout ${TESTS_LIMIT_S:-400} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
+  say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  part_guess_sanitize
 }
 
 part_profile30() {
@@ -508,6 +525,7 @@ case "${PART:-check}" in
   profile30) part_profile30 ;;
   defaults30) part_defaults30 ;;
   walk30) part_walk30 ;;
+  tests30) part_tests30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;
