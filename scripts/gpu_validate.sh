@@ -60,7 +60,8 @@
 #                the build before; render_free, the compiler's registers),
 #                biglittle's and littlebig's counted lists, then PART=defaults30
 #                without the GPU tests
-#   PART=tests30 every GPU test (not brief), then PART=guess_sanitize
+#   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
+#   PART=profile_layout30 PART=profile30, then PART=layout_sanitize
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
 #                the reciprocal), micro2M's and rand1M's frames (binning and
@@ -497,10 +498,18 @@ part_walk30() {
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
-  timeout ${TESTS_LIMIT_S:-400} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
+  part_guess_sanitize &  # beside the tests: both only check, neither is timed
+  timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
   say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
   grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
-  part_guess_sanitize
+  wait
+}
+
+# Nsight Compute where the targets miss, then the sanitizer through the
+# quad layout's, the reciprocal's and the records' kernels.
+part_profile_layout30() {
+  part_profile30
+  part_layout_sanitize
 }
 
 part_profile30() {
@@ -526,6 +535,7 @@ case "${PART:-check}" in
   defaults30) part_defaults30 ;;
   walk30) part_walk30 ;;
   tests30) part_tests30 ;;
+  profile_layout30) part_profile_layout30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
   guess) part_guess ;;
