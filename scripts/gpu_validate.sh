@@ -491,6 +491,11 @@ part_walk30() {
       --json "$L/walk_opt_${o//[=,]/_}.json" > "$L/walk_opt_${o//[=,]/_}.txt" 2>/dev/null
     say "biglittle, littlebig with $o:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_opt_${o//[=,]/_}.txt")"
   done
+  for o in split=off coarse=2 coarse=1 bins=sort; do  # rand1M's binning under the guessed start; rand10k's counted lists
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled --scenes rand1M,rand10k \
+      --json "$L/walk_opt_${o//[=,]/_}_deep.json" > "$L/walk_opt_${o//[=,]/_}_deep.txt" 2>/dev/null
+    say "rand1M, rand10k with $o:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_opt_${o//[=,]/_}_deep.txt")"
+  done
   cp "$L"/walk_* "$OUT/" 2>/dev/null
   NO_GPU_TESTS=1 part_defaults30
 }
