@@ -495,13 +495,15 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
 /// step 28). Every other kernel but the guessed start (below) keeps the
 /// compiler's choice.
-/// The guessed start gets 10 (at most 96 registers a thread, allocated in
-/// steps of 8): with the compiler's choice its kernels took 96 registers
-/// and spilled 12-44 bytes a thread; with 10 they take 86-96 and spill
-/// nothing (ptxas -v, nvcc 13.0, sm_90): 10 blocks an SM, where the walk
-/// back's 124-128 registers allow 8. (12 blocks: 85 registers, spills of
-/// 8-56 bytes.) On the smaller shared memories of sm_75-89 fewer blocks
-/// fit anyway; there it only caps the registers.
+/// The early stop's kernels get 10 (at most 96 registers a thread,
+/// allocated in steps of 8). The guessed start's, left to the compiler,
+/// took 96 registers and spilled 12-44 bytes a thread; with 10 they take
+/// 86-96 and spill nothing. The walk back's, since their forward pass is
+/// the guessed start's, took 116-128 (8 blocks an SM); with 10 they take 92-96
+/// and the tiled ones spill 8-16 bytes (ptxas -v, nvcc 13.0, sm_90).
+/// (12 blocks: 85 registers, spills of 8-56 bytes.) On the smaller shared
+/// memories of sm_75-89 fewer blocks fit anyway; there it only caps the
+/// registers.
 /// The tiled kernels with strip masks and no early stop get 16: left to
 /// the compiler the flat one (micro2M's) took 64 registers and spilled 16
 /// bytes; with 16 it takes the same 64 and spills nothing, and the snow
