@@ -131,6 +131,13 @@ const std::vector<CudaOptionKey> kKeys = {
          long long n = 0;
          return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
      }},
+    {"gap", "1..32", "tiled, persistent (start=walk)",
+     "the walk back stops where every pixel's two trajectories differ by less than 2^-N (small values force "
+     "second tries)",
+     [](const std::string& v, CudaOptions& o) {
+         long long n = 0;
+         return set_number(v, 1, 32, n) && (o.walk_gap_bits = static_cast<int>(n), true);
+     }},
     {"layout", "auto|strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
      "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 columns and 4 rows apart (a warp's pixel "
      "index is an 8x4 block; auto: quads on snow scenes)",

@@ -158,6 +158,11 @@ struct CudaOptions {
     /// (kGuessHits; CR_CUDA_OPTIONS window=1..1000). Small values force
     /// second tries (the GPU tests' use); the bench sweeps it.
     int guess_hits = kGuessHits;
+    /// The walk back stops where every pixel's gap between its two
+    /// trajectories is below 2^-walk_gap_bits (32: the trajectories meet in
+    /// all but rare pixels; CR_CUDA_OPTIONS gap=1..32). Small values force
+    /// second tries (the GPU tests' use); the images stay exact.
+    int walk_gap_bits = 32;
     /// Which pixels a shading thread of the exact kernels owns where they
     /// neither cull nor stop early: false, a column strip of 4 rows; true,
     /// the quad layout (2 x 2 pixels 8 columns and 4 rows apart), so the

@@ -250,15 +250,19 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 //      pass, blend_window below, shared by both starts).
 //   3. Decide: __syncthreads_and(every pixel's trajectories are equal): then
 //      each pixel writes its value, bit for bit cpuref's; else (rare: the
-//      2^-32 margin makes them meet) the block starts again from a start
-//      twice as far from the end, down to k0 = 0, which is exact by
+//      2^-32 margin makes them meet) the block tries again with a window of
+//      the list's end twice as long (doubled_window_first: in list
+//      positions, at least two chunks, no longer on step 1's chunk grid),
+//      up to the whole list from the pixels' own values, which is exact by
 //      construction.
 // Every loop bound and every exit is block-uniform (the list bounds, the
 // scan's totals, the answers of __syncthreads_and), so every thread reaches
 // every barrier. Alpha is the one channel that does not merge (a sum, not a
 // blend): it is the incoming alpha plus the alphas blended from k0, as in
 // ftb: at least 1, clamped to 1 in every file written, ignored by --check.
-constexpr float kGapDone = 0x1p-32f;  // as first_window_of (render/cpu/coalescence.cpp)
+// The walk's stop, StopParams::walk_gap: 2^-32 by default, as
+// first_window_of (render/cpu/coalescence.cpp); CR_CUDA_OPTIONS gap=N
+// raises it to force second tries.
 
 /// Step 1 for one hit: shrinks the gap of each covered pixel of the strip by
 /// (1 - alpha). Snow's alpha is estimated with the fast exponential: the gap
@@ -313,11 +317,12 @@ __device__ __forceinline__ bool strip_all(const Strip<ROWS>& s, const TileGrid& 
 }
 
 /// Step 1: the start chunk k0 of the tile's `chunks` chunks (0: from the
-/// pixels' own incoming values).
+/// pixels' own incoming values; `chunks` itself, an empty window, when hi -
+/// lo is below `done` already), where every pixel's gap is below `done`.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
                                                     const Strip<ROWS>& s, int tx, int ty, int64_t begin, int64_t end,
-                                                    int64_t chunks, ValueBounds b,
+                                                    int64_t chunks, ValueBounds b, float done,
                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     float gap[ROWS];
@@ -325,7 +330,7 @@ __device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, cons
     for (int r = 0; r < ROWS; ++r) gap[r] = b.hi - b.lo;
     Candidate next = load_candidate<VARIANT>(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
     for (int64_t k = chunks - 1; k >= 0; --k) {
-        if (__syncthreads_and(strip_all(s, g, [&](int r) { return gap[r] < kGapDone; }))) return k + 1;
+        if (__syncthreads_and(strip_all(s, g, [&](int r) { return gap[r] < done; }))) return k + 1;
         const Candidate cand = next;
         next = load_candidate<VARIANT>(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, k, sh);
@@ -368,8 +373,9 @@ __device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, cons
 // the scan's barrier, tile_list.cuh).
 
 /// Where a window of the last `candidates` list positions of the tile's
-/// list [begin, end) starts: at most one whole-chunk grid before the list
-/// (a position <= begin is the whole list, from the pixels' own values).
+/// list [begin, end) starts: never more than THREADS - 1 positions before
+/// `begin` (a position <= begin is the whole list, from the pixels' own
+/// values).
 template <int THREADS>
 __device__ __forceinline__ int64_t window_first(int64_t begin, int64_t end, int64_t candidates) {
     const int64_t whole = (end - begin + THREADS - 1) / THREADS * THREADS;
@@ -385,7 +391,8 @@ __device__ __forceinline__ int64_t doubled_window_first(int64_t begin, int64_t e
 }
 
 /// Steps 2-3 of the early stop for the window of list positions [first,
-/// end) (`first` may lie before `begin`: load_candidate skips those), in
+/// end) (`first` may lie before `begin`: load_candidate skips those; at or
+/// past `end` the window is empty and meets only where lo == hi), in
 /// chunks from `first`; true when every pixel met (the same answer in
 /// every thread). Both starts use it: the guessed start's window, and the
 /// walk back's (shade_tile_coalesced). Each try reads the incoming pixels
@@ -406,7 +413,10 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
         hi[r] = make_float3(b.hi, b.hi, b.hi);
     }
     const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
-    __syncthreads();  // the last try's list is no longer read
+    // The last try's list, or the walk back's last chunk (the same scan
+    // scratch parity as chunk 0 below, with no barrier after it), is no
+    // longer read: this barrier is the only fence between them.
+    __syncthreads();
     Candidate next = load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
     for (int64_t base = first, chunk = 0; base < end; base += kThreads, ++chunk) {  // chunk: the scan's parity
         const Candidate cand = next;
@@ -456,7 +466,8 @@ __device__ __forceinline__ void shade_tile_guessed(const DeviceCircles& c, const
 /// doubling until every pixel met.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                                     float4* image, bool from_background, int tile_id, ValueBounds b,
+                                                     float4* image, bool from_background, int tile_id,
+                                                     const StopParams& stop,
                                                      TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
@@ -465,10 +476,10 @@ __device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, con
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
     const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
-    int64_t first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks, b,
-                                                                        sh) * kThreads;
+    int64_t first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks,
+                                                                        stop.bounds, stop.walk_gap, sh) * kThreads;
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
-                                                    b, sh))
+                                                    stop.bounds, sh))
         first = doubled_window_first<kThreads>(begin, end, first);
     store_strip(s, g, image);
 }
@@ -483,7 +494,7 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
     if constexpr ((VARIANT & kCoalesce) != 0 && (VARIANT & kGuess) != 0)
         shade_tile_guessed<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
     else if constexpr ((VARIANT & kCoalesce) != 0)
-        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop.bounds, sh);
+        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
     else
         shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, sh);
 }
@@ -493,14 +504,16 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 /// gets 1, which lets the compiler spend 88 registers a thread where it
 /// would choose 80: 10 blocks an SM instead of 12, but a faster loop
 /// (rand1M's shading 0.427 -> 0.414 ms on the H200; docs/PERFORMANCE.md,
-/// step 28). Every other kernel but the guessed start (below) keeps the
-/// compiler's choice.
+/// step 28). Every other kernel but the early stop's and the strip masks'
+/// (below) keeps the compiler's choice.
 /// The early stop's kernels get 10 (at most 96 registers a thread,
 /// allocated in steps of 8). The guessed start's, left to the compiler,
 /// took 96 registers and spilled 12-44 bytes a thread; with 10 they take
 /// 86-96 and spill nothing. The walk back's, since their forward pass is
-/// the guessed start's, took 116-128 (8 blocks an SM); with 10 they take 92-96
-/// and the tiled ones spill 8-16 bytes (ptxas -v, nvcc 13.0, sm_90).
+/// the guessed start's, took 116-128 registers without strip masks (8
+/// blocks an SM) and 96 with them, spilling 44-64 bytes; with 10 they take
+/// 92-96 and spill up to 16 bytes of stores and 24 of loads, the tiled flat
+/// one (biglittle's) 12 and 24 (ptxas -v, nvcc 13.0, sm_90).
 /// (12 blocks: 85 registers, spills of 8-56 bytes.) On the smaller shared
 /// memories of sm_75-89 fewer blocks fit anyway; there it only caps the
 /// registers.
@@ -517,7 +530,7 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
 template <int TILE, int ROWS, bool SNOW, bool PERSISTENT, int VARIANT>
 constexpr int shade_min_blocks() {
     if ((VARIANT & kCoalesce) != 0) return 10;
-    if ((VARIANT & kStripMask) != 0 && (VARIANT & kCoalesce) == 0) {
+    if ((VARIANT & kStripMask) != 0) {
         if (!PERSISTENT) return 16;
         if ((VARIANT & kSnowReciprocal) != 0) return 12;
     }
@@ -546,7 +559,7 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
 }
 
 /// The early stop's parameters of launch `l`.
-StopParams stop_params(const ShadeLaunch& l) { return StopParams{l.bounds, l.window_per_candidate}; }
+StopParams stop_params(const ShadeLaunch& l) { return StopParams{l.bounds, l.window_per_candidate, l.walk_gap}; }
 
 /// The teaching variants (16x16 tiles, 4 rows, tiled only; no early stop).
 template <bool SNOW>

@@ -271,7 +271,8 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// heaviest first); tiled: one block a tile (blocks, counter, order unused).
 /// `bounds`: every value a pixel can hold (value_bounds), for the early stop;
 /// `window_per_candidate`: the guessed start's window, in candidates per
-/// candidate of a list (BinPlan::window_per_candidate; with kShadeGuess).
+/// candidate of a list (BinPlan::window_per_candidate; with kShadeGuess);
+/// `walk_gap`: the walk back's stop, 2^-CudaOptions::walk_gap_bits.
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;
@@ -284,6 +285,7 @@ struct ShadeLaunch {
     int blocks = 0;
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
+    float walk_gap = 0x1p-32f;
 };
 
 /// shade_tiled.cu: the tiled and persistent shading of `l`. `rows` is the

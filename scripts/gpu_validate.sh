@@ -380,7 +380,7 @@ part_guess() {
 
 part_guess_sanitize() {
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="stop=on,start=walk stop=on,start=walk,strips=on,bins=sort stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
+    SANITIZE_OPTIONS="stop=on,start=walk,gap=2 stop=on,start=walk,strips=on,bins=sort stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
     sanitize guess
 }
 

@@ -156,6 +156,12 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
     EXPECT_EQ(CudaOptions{}.guess_hits, 45);
     for (const char* bad : {"window=0", "window=1001", "window=4.5", "window="})
         EXPECT_THROW(parse_cuda_options(bad), std::invalid_argument) << bad;
+    // gap=N: the walk back stops at gaps below 2^-N instead of 2^-32
+    EXPECT_EQ(CudaOptions{}.walk_gap_bits, 32);
+    EXPECT_EQ(parse_cuda_options("gap=1").walk_gap_bits, 1);
+    EXPECT_EQ(parse_cuda_options("gap=4,gap=32").walk_gap_bits, 32);
+    for (const char* bad : {"gap=0", "gap=33", "gap=-1", "gap="})
+        EXPECT_THROW(parse_cuda_options(bad), std::invalid_argument) << bad;
 }
 
 TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {
@@ -291,7 +297,7 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
         }
     }
     EXPECT_EQ(words, 50u);
-    EXPECT_EQ(cuda_option_keys().size(), 25u);
+    EXPECT_EQ(cuda_option_keys().size(), 26u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {

@@ -882,6 +882,8 @@ TEST(GpuCoalesce, EveryRgbFloatEqualsCpurefOnFlatScenes) {
                                              "stop=on,start=walk,rowcull=on,strips=off",
                                              "stop=on,start=walk,bins=sort,count=off",
                                              "stop=on,start=walk,direct=0,batch=20000",
+                                             "stop=on,start=walk,bins=sort",  // counted coarse bins
+                                             "stop=on,start=walk,gap=2",      // second tries in most tiles
                                              "stop=on,start=guess", "stop=on,start=guess,strips=on",
                                              "stop=on,start=guess,window=1",  // second tries in most tiles
                                              "stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off"}) {
@@ -906,7 +908,7 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
             auto full = make_cuda_renderer(k, parse_cuda_options("stop=off"));
             const Image a = render_last(*full, make_scene(scene, 0), w, h, frames);
             // the plan's start, the walk back, the guessed start, and one whose first tries mostly fail
-            for (const char* opts : {"stop=on", "stop=on,start=walk", "stop=on,start=guess",
+            for (const char* opts : {"stop=on", "stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=guess",
                                      "stop=on,start=guess,window=1"}) {
                 auto stop = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image b = render_last(*stop, make_scene(scene, 0), w, h, frames);
@@ -922,7 +924,12 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
             auto r = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(opts));
             const Image got = render_last(*r, make_scene(scene, 0), 1024, 1024, 1);
             EXPECT_EQ(differing_floats(got, want), 0) << scene << " " << opts;
-            EXPECT_NE(r->work().path.find("early stop"), std::string::npos) << scene << ": " << r->work().path;
+            const std::string path = r->work().path;
+            EXPECT_NE(path.find("early stop"), std::string::npos) << scene << ": " << path;
+            if (std::string(opts).find("start=") != std::string::npos)  // the start asked for is the start taken
+                EXPECT_EQ(path.find("guessed start") != std::string::npos,
+                          std::string(opts).find("start=guess") != std::string::npos)
+                    << scene << " " << opts << ": " << path;
         }
     }
 }
@@ -1009,7 +1016,7 @@ TEST(GpuGather, CircleRecordsDrawTheSameFloats) {
             EXPECT_NE(records->work().path.find("circle records"), std::string::npos) << records->work().path;
         }
     // with the other switches: the walk back and the guessed start, row culling, quads, batches
-    for (const char* opts : {"gather=records,stop=on", "gather=records,stop=on,start=guess,window=1",
+    for (const char* opts : {"gather=records,stop=on,start=walk,gap=2", "gather=records,stop=on,start=guess,window=1",
                              "gather=records,rowcull=on,strips=off", "gather=records,layout=quads,strips=off,rowcull=off",
                              "gather=records,direct=0,batch=20000"})
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent}) {
