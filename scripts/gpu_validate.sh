@@ -61,6 +61,8 @@
 #                biglittle's and littlebig's counted lists, then PART=defaults30
 #                without the GPU tests
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
+#   PART=all30   PART=walk30's benches first, then its default checks, every GPU
+#                test and PART=guess_sanitize side by side, in one call
 #   PART=profile_layout30 PART=profile30, then PART=layout_sanitize
 #   PART=profile30 Nsight Compute (render profile) on what issue 30's targets
 #                still miss: snowsingle's exact shading (strips, then quads with
@@ -378,10 +380,10 @@ part_guess() {
   cp "$L"/bench_walk.* "$L"/bench_guess* "$OUT/" 2>/dev/null
 }
 
+GUESS_SANITIZE_OPTIONS="stop=on,start=walk,gap=2 stop=on,start=walk,strips=on,bins=sort stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off"
 part_guess_sanitize() {
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="stop=on,start=walk,gap=2 stop=on,start=walk,strips=on,bins=sort stop=on,start=guess stop=on,start=guess,window=1,strips=on stop=on,start=guess,rowcull=on,strips=off,bins=sort,count=off" \
-    sanitize guess
+    SANITIZE_OPTIONS="$GUESS_SANITIZE_OPTIONS" sanitize guess
 }
 
 part_layout() {
@@ -452,14 +454,9 @@ part_issue30() {
   cat "$L"/achecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
 }
 
-part_defaults30() {
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  local end=$((SECONDS + ${DEFAULTS_BUDGET_S:-560})) k s b
-  local nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
-  $R bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$L/bench30_defaults.json" \
-    > "$L/bench30_defaults.txt" 2>/dev/null
-  cp "$L"/bench30_defaults.* "$OUT/" 2>/dev/null
-  say "bench, defaults:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_defaults.txt")"
+# --check of tiled, persistent and ftb on every scene at 1024, as a user runs it (no options).
+default_checks() {
+  local k s
   for k in tiled persistent ftb; do
     ( for s in $SCENES; do
         $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
@@ -468,6 +465,17 @@ part_defaults30() {
   wait
   say "default checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"
   cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+}
+
+part_defaults30() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local end=$((SECONDS + ${DEFAULTS_BUDGET_S:-560})) k s b
+  local nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
+  $R bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$L/bench30_defaults.json" \
+    > "$L/bench30_defaults.txt" 2>/dev/null
+  cp "$L"/bench30_defaults.* "$OUT/" 2>/dev/null
+  say "bench, defaults:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$L/bench30_defaults.txt")"
+  [ -n "${NO_CHECKS:-}" ] || default_checks
   [ -z "${NO_GPU_TESTS:-}" ] || return 0
   b=$((end - SECONDS)); [ $b -gt 60 ] || b=60
   timeout $b ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1  # not brief: a timeout still shows what passed
@@ -498,6 +506,25 @@ part_walk30() {
   done
   cp "$L"/walk_* "$OUT/" 2>/dev/null
   NO_GPU_TESTS=1 part_defaults30
+}
+
+# PART=walk30's benches and default checks, and beside the checks (none
+# of it timed) every GPU test and the early stop's sanitizer runs, all
+# stopped by ALL30_END_S (seconds since the start; default 560): one call.
+part_all30() {
+  local b
+  NO_CHECKS=1 part_walk30
+  b=$((${ALL30_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
+  ( SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
+      SANITIZE_OPTIONS="$GUESS_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="memcheck racecheck synccheck" \
+      timeout $b bash scripts/gpu_sanitize.sh > "$L/sanitize_guess.txt" 2>&1
+    say "guess sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_guess.txt") $(grep -c ' rc=0 ' "$L/sanitize_guess.txt") clean runs"
+    grep -E ' rc=[1-9]' "$L/sanitize_guess.txt" | tee -a "$OUT/summary.txt" ) &
+  default_checks &
+  timeout $b ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
+  say "gpu_tests rc=$? (limit $b s) $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  wait
 }
 
 # The GPU tests (not brief: a timeout still shows what passed), then the
@@ -540,6 +567,7 @@ case "${PART:-check}" in
   defaults30) part_defaults30 ;;
   walk30) part_walk30 ;;
   tests30) part_tests30 ;;
+  all30) part_all30 ;;
   profile_layout30) part_profile_layout30 ;;
   layout) part_layout ;;
   layout_sanitize) part_layout_sanitize ;;
