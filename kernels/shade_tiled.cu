@@ -395,7 +395,7 @@ __device__ __forceinline__ int64_t doubled_window_first(int64_t begin, int64_t e
 /// past `end` the window is empty and meets only where lo == hi), in
 /// chunks from `first`; true when every pixel met (the same answer in
 /// every thread). Both starts use it: the guessed start's window, and the
-/// walk back's (shade_tile_coalesced). Each try reads the incoming pixels
+/// walk back's (shade_tile_stopping). Each try reads the incoming pixels
 /// again (the image is written only after the last): keeping them in
 /// registers across the tries made the compiler spill.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
@@ -439,45 +439,31 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
     return __syncthreads_and(one || strip_all(s, g, met));
 }
 
-/// shade_tile with exact early stopping from a guessed start (see above).
+/// shade_tile with exact early stopping: the start from the walk back
+/// (step 1 of "Coalescence" above) or, with kGuess, the guessed window;
+/// then the forward pass (blend_window) from there, its window doubling
+/// until every pixel met.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
-__device__ __forceinline__ void shade_tile_guessed(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                                   float4* image, bool from_background, int tile_id,
-                                                   const StopParams& stop,
-                                                   TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+__device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
+                                                    float4* image, bool from_background, int tile_id,
+                                                    const StopParams& stop,
+                                                    TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
     Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
     set_tile_centers(sh, g, tx, ty);
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
-    const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
-    const int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
-    int64_t first = window_first<kThreads>(begin, end, window * kThreads);
-    while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
-                                                    stop.bounds, sh))
-        first = doubled_window_first<kThreads>(begin, end, first);
-    store_strip(s, g, image);
-}
-
-/// shade_tile with exact early stopping from the walk back (steps 1-3 of
-/// "Coalescence" above): step 1 finds the start chunk, steps 2-3 are the
-/// guessed start's forward pass (blend_window) from there, its window
-/// doubling until every pixel met.
-template <int TILE, int ROWS, int VARIANT, bool SNOW>
-__device__ __forceinline__ void shade_tile_coalesced(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                                     float4* image, bool from_background, int tile_id,
-                                                     const StopParams& stop,
-                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
-    constexpr int kThreads = TILE * TILE / ROWS;
-    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    Strip<ROWS> s = strip_of_thread<TILE, ROWS>(tx, ty);
-    set_tile_centers(sh, g, tx, ty);
-    const int64_t begin = lists.begin_of(tx, ty);
-    const int64_t end = lists.end_of(tx, ty);
-    const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
-    int64_t first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks,
-                                                                        stop.bounds, stop.walk_gap, sh) * kThreads;
+    int64_t first;
+    if constexpr ((VARIANT & kGuess) != 0) {
+        const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
+        const int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
+        first = window_first<kThreads>(begin, end, window * kThreads);
+    } else {
+        const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
+        first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks,
+                                                                    stop.bounds, stop.walk_gap, sh) * kThreads;
+    }
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
                                                     stop.bounds, sh))
         first = doubled_window_first<kThreads>(begin, end, first);
@@ -491,10 +477,8 @@ __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileList
                                           TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     static_assert((VARIANT & kCoalesce) == 0 || (VARIANT & (kQuads | kSnowReciprocal)) == 0,
                   "the early stop keeps the strips layout and the IEEE division");
-    if constexpr ((VARIANT & kCoalesce) != 0 && (VARIANT & kGuess) != 0)
-        shade_tile_guessed<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
-    else if constexpr ((VARIANT & kCoalesce) != 0)
-        shade_tile_coalesced<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
+    if constexpr ((VARIANT & kCoalesce) != 0)
+        shade_tile_stopping<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, stop, sh);
     else
         shade_tile<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile_id, sh);
 }
