@@ -317,13 +317,7 @@ part_class() {
 part_paths() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
   run_gpu_tests
-  for k in tiled persistent ftb; do
-    ( for s in $SCENES; do
-        $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
-      done ) > "$L/checks_$k.txt" &
-  done
-  wait
-  say "kernel checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"; cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  scene_checks "tiled persistent ftb" "" check "kernel checks at 1024"
   $R bench --repeat 5 --renderers tiled,persistent,ftb --json "$L/bench_paths.json" > "$L/bench_paths.txt" 2>/dev/null
   say "$(grep -E '^(rgb|rgby|rand|pattern|big|little|micro|snow)' "$L/bench_paths.txt" | grep -v '=')"
   cp "$L/bench_paths.json" "$L/bench_paths.txt" "$OUT/" 2>/dev/null
@@ -428,7 +422,7 @@ part_issue30() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
   # the benches first (what the issue's targets are judged by), copied out at once: a call that runs
   # past its limit still returns them
-  local all=start=guess,layout=quads,snowdiv=recip,gather=records k s
+  local all=start=guess,layout=quads,snowdiv=recip,gather=records b
   local nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
   $R bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$L/bench30_now.json" \
     > "$L/bench30_now.txt" 2>/dev/null
@@ -443,33 +437,32 @@ part_issue30() {
     > "$L/gpu_issue30.txt" 2>&1
   say "GPU tests (GpuCoalesce, GpuLayout, GpuGather) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_issue30.txt" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \]' "$L/gpu_issue30.txt" | head -20 | tee -a "$OUT/summary.txt"
-  for k in tiled persistent; do
+  scene_checks "tiled persistent" "$all" acheck "checks with every switch at 1024"
+}
+
+# scene_checks KERNELS OPTIONS TAG LABEL: --check of each kernel on every scene
+# at 1024 with CR_CUDA_OPTIONS=OPTIONS, the kernels in parallel; logs
+# $L/TAG_KERNEL_SCENE.txt and $L/TAGs_KERNEL.txt, one summary line "LABEL: n of m PASS"
+# and the lines that did not pass.
+scene_checks() {
+  local opts=$2 tag=$3 k s
+  for k in $1; do
     ( for s in $SCENES; do
-        CR_CUDA_OPTIONS=$all $R --scene $s -r $k --check > "$L/acheck_${k}_$s.txt" 2>&1
-        echo "$k $s rc=$? $(tail -n 1 "$L/acheck_${k}_$s.txt")"
-      done ) > "$L/achecks_$k.txt" &
+        CR_CUDA_OPTIONS=$opts $R --scene $s -r $k --check > "$L/${tag}_${k}_$s.txt" 2>&1
+        echo "$k $s rc=$? $(tail -n 1 "$L/${tag}_${k}_$s.txt")"
+      done ) > "$L/${tag}s_$k.txt" &
   done
   wait
-  say "checks with every switch at 1024: $(cat "$L"/achecks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/achecks_*.txt | wc -l) PASS"
-  cat "$L"/achecks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  say "$4: $(cat "$L"/${tag}s_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/${tag}s_*.txt | wc -l) PASS"
+  cat "$L"/${tag}s_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
 }
 
 # --check of tiled, persistent and ftb on every scene at 1024, as a user runs it (no options).
-default_checks() {
-  local k s
-  for k in tiled persistent ftb; do
-    ( for s in $SCENES; do
-        $R --scene $s -r $k --check > "$L/check_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/check_${k}_$s.txt")"
-      done ) > "$L/checks_$k.txt" &
-  done
-  wait
-  say "default checks at 1024: $(cat "$L"/checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/checks_*.txt | wc -l) PASS"
-  cat "$L"/checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
-}
+default_checks() { scene_checks "tiled persistent ftb" "" check "default checks at 1024"; }
 
 part_defaults30() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  local end=$((SECONDS + ${DEFAULTS_BUDGET_S:-560})) k s b
+  local end=$((SECONDS + ${DEFAULTS_BUDGET_S:-560})) b
   local nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
   $R bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$L/bench30_defaults.json" \
     > "$L/bench30_defaults.txt" 2>/dev/null
