@@ -247,8 +247,9 @@ private:
             if ((bits & kShadeRecords) != 0 && c.rec == nullptr)
                 throw std::logic_error("shade: the plan gathers circle records that setup did not allocate");
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
-                          persistent_blocks_[binned], bounds_, static_cast<float>(plan_.window_per_candidate),
-                          std::ldexp(1.f, -opt_.walk_gap_bits)};
+                          persistent_blocks_[binned],
+                          StopParams{bounds_, static_cast<float>(plan_.window_per_candidate),
+                                     std::ldexp(1.f, -opt_.walk_gap_bits)}};
             launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | bits, s);
         }
         if (!pass.speculative) clear_pending_ = false;

@@ -542,9 +542,6 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
     }
 }
 
-/// The early stop's parameters of launch `l`.
-StopParams stop_params(const ShadeLaunch& l) { return StopParams{l.bounds, l.window_per_candidate, l.walk_gap}; }
-
 /// The teaching variants (16x16 tiles, 4 rows, tiled only; no early stop).
 template <bool SNOW>
 void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g, float4* image, bool bg,
@@ -565,10 +562,10 @@ template <bool SNOW, int BITS>
 void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
     if (l.persistent)
         shade_tiles_kernel<16, 4, SNOW, true, BITS><<<l.blocks, 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
-                                                                          l.order, stop_params(l));
+                                                                          l.order, l.stop);
     else
         shade_tiles_kernel<16, 4, SNOW, false, BITS><<<l.g.tile_count(), 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                   l.counter, nullptr, stop_params(l));
+                                                                                   l.counter, nullptr, l.stop);
     check_launch(BITS & kGuess      ? "shade_tiles_kernel<16x16, 4 rows, coalescing, guessed start>"
                  : BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>"
                                     : "shade_tiles_kernel<16x16, 4 rows>");
@@ -621,11 +618,11 @@ void launch_variant(const ShadeLaunch& l, int variant, cudaStream_t s) {
                                KernelBitList{});
     } else if (l.persistent) {  // other shapes: one warp spans the tile, none of the 16x16 kernel's bits
         shade_tiles_kernel<TILE, R, SNOW, true><<<l.blocks, kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
-                                                                            l.order, stop_params(l));
+                                                                            l.order, l.stop);
         check_launch("shade_tiles_kernel<persistent>");
     } else {
         shade_tiles_kernel<TILE, R, SNOW, false><<<l.g.tile_count(), kThreads, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                     l.counter, nullptr, stop_params(l));
+                                                                                     l.counter, nullptr, l.stop);
         check_launch("shade_tiles_kernel<tiled>");
     }
 }

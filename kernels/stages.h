@@ -263,16 +263,24 @@ struct TileLists {
 void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsigned int* keys, const uint2* pairs,
                       int* out, unsigned int* tile_start, unsigned int* tile_end, cudaStream_t s);
 
+/// The early stop's parameters, as the kernels take them: `bounds`, every
+/// value a pixel can hold (value_bounds); `window_per_candidate`, the
+/// guessed start's window in candidates per candidate of a list
+/// (BinPlan::window_per_candidate; with kShadeGuess); `walk_gap`, the walk
+/// back's stop, 2^-CudaOptions::walk_gap_bits.
+struct StopParams {
+    ValueBounds bounds{};
+    float window_per_candidate = 0.f;
+    float walk_gap = 0x1p-32f;
+};
+
 /// One launch of shade_tiled.cu's kernels: the circles, the tile lists and
 /// grid, the image (width x height float4, written in place), `bg`: start
 /// every pixel from the scene's background instead of reading the image (the
 /// frame's deferred clear); persistent: `blocks` resident blocks pulling
 /// tiles from `counter` (must be 0), in `order` when not null (tile ids,
-/// heaviest first); tiled: one block a tile (blocks, counter, order unused).
-/// `bounds`: every value a pixel can hold (value_bounds), for the early stop;
-/// `window_per_candidate`: the guessed start's window, in candidates per
-/// candidate of a list (BinPlan::window_per_candidate; with kShadeGuess);
-/// `walk_gap`: the walk back's stop, 2^-CudaOptions::walk_gap_bits.
+/// heaviest first); tiled: one block a tile (blocks, counter, order unused);
+/// `stop`: the early stop's parameters.
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;
@@ -283,9 +291,7 @@ struct ShadeLaunch {
     unsigned int* counter = nullptr;
     const int* order = nullptr;
     int blocks = 0;
-    ValueBounds bounds{};
-    float window_per_candidate = 0.f;
-    float walk_gap = 0x1p-32f;
+    StopParams stop{};
 };
 
 /// shade_tiled.cu: the tiled and persistent shading of `l`. `rows` is the

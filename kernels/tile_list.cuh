@@ -45,15 +45,6 @@ constexpr int kSnowReciprocal = kShadeSnowReciprocal;
 /// Listed circles gathered from their 32-byte records (DeviceCircles::rec).
 constexpr int kRecords = kShadeRecords;
 
-/// The early stop's parameters: every value a pixel can hold, the guessed
-/// start's window per candidate of a list, and the walk back's stop
-/// (ShadeLaunch).
-struct StopParams {
-    ValueBounds bounds{};
-    float window_per_candidate = 0.f;
-    float walk_gap = 0x1p-32f;
-};
-
 /// The chunk's hits in shared memory, in input order. Records: one 32-byte
 /// ListedCircle a hit, written as two 16-byte stores (lanes with consecutive
 /// hits store 32 bytes apart). Split: geometry and color in two arrays of
