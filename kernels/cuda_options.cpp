@@ -49,6 +49,12 @@ bool set_number(const std::string& value, long long lo, long long hi, long long&
     return parse_integer(value, lo, hi, out);
 }
 
+/// set_number into an int field (`hi` within int's range); `out` untouched on failure.
+bool set_number(const std::string& value, int lo, int hi, int& out) {
+    long long n = 0;
+    return set_number(value, lo, hi, n) && (out = static_cast<int>(n), true);
+}
+
 /// The teaching variant `value` names for `key` (list, cull, scan), or false.
 bool set_variant(const std::string& value, const char* variant_word, const char* default_word, int variant, CudaOptions& o) {
     const int i = word_index(value, {variant_word, default_word});
@@ -127,17 +133,11 @@ const std::vector<CudaOptionKey> kKeys = {
      [](const std::string& v, CudaOptions& o) { return set_named_choice(v, "walk", "guess", o.guess_start); }},
     {"window", "1..1000", "tiled, persistent (start=guess)",
      "the guessed start's window: covering circles a pixel, on average (small values force second tries)",
-     [](const std::string& v, CudaOptions& o) {
-         long long n = 0;
-         return set_number(v, 1, 1000, n) && (o.guess_hits = static_cast<int>(n), true);
-     }},
+     [](const std::string& v, CudaOptions& o) { return set_number(v, 1, 1000, o.guess_hits); }},
     {"gap", "1..32", "tiled, persistent (start=walk)",
      "the walk back stops where every pixel's two trajectories differ by less than 2^-N (small values force "
      "second tries)",
-     [](const std::string& v, CudaOptions& o) {
-         long long n = 0;
-         return set_number(v, 1, 32, n) && (o.walk_gap_bits = static_cast<int>(n), true);
-     }},
+     [](const std::string& v, CudaOptions& o) { return set_number(v, 1, 32, o.walk_gap_bits); }},
     {"layout", "auto|strips|quads", "tiled, persistent (16x16, rows=4; no culling, no early stop)",
      "pixels of a shading thread: a 4-row column strip, or 2x2 pixels 8 columns and 4 rows apart (a warp's pixel "
      "index is an 8x4 block; auto: quads on snow scenes)",
@@ -153,10 +153,7 @@ const std::vector<CudaOptionKey> kKeys = {
          return i >= 0 && (o.circle_records = i == 1, true);
      }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
-     [](const std::string& v, CudaOptions& o) {
-         long long n = 0;
-         return set_number(v, 1, 32, n) && (o.count_chunks_per_sm = static_cast<int>(n), true);
-     }},
+     [](const std::string& v, CudaOptions& o) { return set_number(v, 1, 32, o.count_chunks_per_sm); }},
 };
 
 /// "key=values" of every key, comma-separated (the error message's list).
