@@ -235,47 +235,52 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 //
 // Who does what (same threads, strips, chunks and compaction as shade_tile):
 //   1. Backward, to find the start: the tile's list is walked chunk by chunk
-//      from its end; each thread multiplies its pixels' gaps (hi - lo) by
-//      (1 - alpha) of every covering hit, blending nothing. Before each
-//      chunk, __syncthreads_and(every pixel's gap < 2^-32) stops the walk
-//      for the whole block: the start chunk k0 is the one after the last
-//      chunk walked (pixels outside the image count as done). A walk that
-//      reaches the list's start gives k0 = 0.
-//   2. Forward, two trajectories: from chunk k0 to the end, compacted again,
-//      every pixel blends each hit into both trajectories with cpuref's
-//      rounding (shade_tile's blend_hit math), starting at lo and hi; at
-//      k0 = 0 one trajectory from the pixel's own incoming value (plain
-//      shading). After each chunk, a warp whose pixels' trajectories are
-//      all equal blends only one from then on (the guessed start's forward
-//      pass, blend_window below, shared by both starts).
+//      from its end, chunks counted from the end (the last chunk whole, the
+//      first partial, as the guessed start's window); each thread
+//      multiplies the gap (hi - lo) of ONE of its pixels, row lx % 4 of its
+//      strip (a diagonal sample that meets every row and column of the
+//      tile), by (1 - alpha) of every covering hit, blending nothing.
+//      Before each chunk, __syncthreads_and(every sampled gap < 2^-32)
+//      stops the walk for the whole block: the window starts after the
+//      last chunk walked (pixels outside the image count as done). A walk
+//      that reaches the list's start gives the whole list. The sample only
+//      chooses the window; step 3 proves every pixel, and a pixel the
+//      sample missed sends the block to a longer window.
+//   2. Forward, two trajectories: from the window's first chunk to the
+//      end, compacted again, every pixel blends each hit into both
+//      trajectories with cpuref's rounding (shade_tile's blend_hit math),
+//      starting at lo and hi; for the whole list one trajectory from the
+//      pixel's own incoming value (plain shading). After each chunk, a warp
+//      whose pixels' trajectories are all equal blends only one from then
+//      on (the guessed start's forward pass, blend_window below, shared by
+//      both starts).
 //   3. Decide: __syncthreads_and(every pixel's trajectories are equal): then
 //      each pixel writes its value, bit for bit cpuref's; else (rare: the
-//      2^-32 margin makes them meet) the block tries again with a window of
-//      the list's end twice as long (doubled_window_first: in list
-//      positions, at least two chunks, no longer on step 1's chunk grid),
-//      up to the whole list from the pixels' own values, which is exact by
+//      2^-32 margin makes them meet, but a pixel outside the sample may
+//      not have) the block tries again with a window of the list's end
+//      twice as long (doubled_window_first: at least two chunks), up to the
+//      whole list from the pixels' own values, which is exact by
 //      construction.
 // Every loop bound and every exit is block-uniform (the list bounds, the
 // scan's totals, the answers of __syncthreads_and), so every thread reaches
 // every barrier. Alpha is the one channel that does not merge (a sum, not a
-// blend): it is the incoming alpha plus the alphas blended from k0, as in
-// ftb: at least 1, clamped to 1 in every file written, ignored by --check.
+// blend): it is the incoming alpha plus the alphas blended in the window,
+// as in ftb: at least 1, clamped to 1 in every file written, ignored by
+// --check.
 // The walk's stop, StopParams::walk_gap: 2^-32 by default, as
 // first_window_of (render/cpu/coalescence.cpp); CR_CUDA_OPTIONS gap=N
 // raises it to force second tries.
 
-/// Step 1 for one hit: shrinks the gap of each covered pixel of the strip by
-/// (1 - alpha). Snow's alpha is estimated with the fast exponential: the gap
-/// only chooses where to start, step 3 proves the result.
+/// Step 1 for one hit: shrinks the gap of the thread's sampled pixel (row
+/// `row` of its strip) by (1 - alpha) when the hit covers it. Snow's alpha
+/// is estimated with the fast exponential: the gap only chooses where to
+/// start, step 3 proves the result.
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
-__device__ __forceinline__ void shrink_gaps(float (&gap)[ROWS], const Strip<ROWS>& s, int i,
-                                            const TileShared<THREADS, VARIANT, TILE>& sh) {
+__device__ __forceinline__ void shrink_gap(float& gap, const Strip<ROWS>& s, int row, int i,
+                                           const TileShared<THREADS, VARIANT, TILE>& sh) {
     const float4 col = sh.list.color(i);
-    float d2[ROWS];
-    strip_distances(sh.tab, i, s.lx, s.ly0, d2);
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
-        if (d2[r] <= col.w) gap[r] *= SNOW ? 1.f - col.x * __expf(-4.f * d2[r] * col.y) : .5f;  // NaN: never done
+    const float d2 = add_rn(sh.tab.dx2[i][s.lx], sh.tab.dy2[i][s.ly0 + row]);
+    if (d2 <= col.w) gap *= SNOW ? 1.f - col.x * __expf(-4.f * d2 * col.y) : .5f;  // NaN: never done
 }
 
 /// Step 2 for one hit: blends it into both trajectories (lo in s.acc with
@@ -316,31 +321,46 @@ __device__ __forceinline__ bool strip_all(const Strip<ROWS>& s, const TileGrid& 
     return all;
 }
 
-/// Step 1: the start chunk k0 of the tile's `chunks` chunks (0: from the
-/// pixels' own incoming values; `chunks` itself, an empty window, when hi -
-/// lo is below `done` already), where every pixel's gap is below `done`.
+/// The row of its strip whose pixel thread t samples in step 1: lx % 4, so
+/// the 4 x 4 pixels of a warp's lanes 0-3 x rows form a diagonal and every
+/// row and column of the tile is sampled (the last row inside the image
+/// where that row lies below it).
+template <int ROWS>
+__device__ __forceinline__ int sampled_row(const Strip<ROWS>& s, const TileGrid& g) {
+    const int row = s.lx % ROWS;
+    return s.py0 + row < g.height ? row : max(0, g.height - 1 - s.py0);
+}
+
+/// Step 1: the window's first list position, where the sampled pixel of
+/// every thread has its gap below `done`: chunks of kThreads positions
+/// counted from the list's END (the last chunk whole, as the guessed
+/// start's window), walked back from there; `end` itself (an empty window)
+/// when hi - lo is below `done` already; at or before `begin` (the whole
+/// list, from the pixels' own values) when the walk reaches the list's
+/// start. Pixels outside the image count as done.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
-__device__ __forceinline__ int64_t find_start_chunk(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
-                                                    const Strip<ROWS>& s, int tx, int ty, int64_t begin, int64_t end,
-                                                    int64_t chunks, ValueBounds b, float done,
-                                                    TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+__device__ __forceinline__ int64_t find_window_first(const DeviceCircles& c, const TileLists& lists,
+                                                     const TileGrid& g, const Strip<ROWS>& s, int tx, int ty,
+                                                     int64_t begin, int64_t end, ValueBounds b, float done,
+                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
-    float gap[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) gap[r] = b.hi - b.lo;
-    Candidate next = load_candidate<VARIANT>(c, lists, begin + (chunks - 1) * kThreads + threadIdx.x, begin, end);
-    for (int64_t k = chunks - 1; k >= 0; --k) {
-        if (__syncthreads_and(strip_all(s, g, [&](int r) { return gap[r] < done; }))) return k + 1;
+    const int row = sampled_row(s, g);
+    const bool outside = s.px >= g.width || s.py0 + row >= g.height;
+    float gap = b.hi - b.lo;
+    int64_t first = end;
+    Candidate next = load_candidate<VARIANT>(c, lists, first - kThreads + threadIdx.x, begin, end);
+    for (int chunk = 0; first > begin; ++chunk, first -= kThreads) {  // chunk: the scan's parity
+        if (__syncthreads_and(outside || gap < done)) return first;
         const Candidate cand = next;
-        next = load_candidate<VARIANT>(c, lists, begin + (k - 1) * kThreads + threadIdx.x, begin, end);  // the chunk before
-        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, k, sh);
+        next = load_candidate<VARIANT>(c, lists, first - 2 * kThreads + threadIdx.x, begin, end);  // the chunk before
+        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
         if (hits == 0) continue;
         __syncthreads();  // the list is complete
         for_each_hit<kThreads, ROWS, VARIANT, TILE>(
-            s, hits, g, sh, [&](int i) { shrink_gaps<kThreads, ROWS, VARIANT, TILE, SNOW>(gap, s, i, sh); });
+            s, hits, g, sh, [&](int i) { shrink_gap<kThreads, ROWS, VARIANT, TILE, SNOW>(gap, s, row, i, sh); });
         // the next iteration's __syncthreads_and keeps the list until everyone is done with it
     }
-    return 0;
+    return first;
 }
 
 // ---- Guessed start (VARIANT kCoalesce | kGuess) ----------------------------
@@ -414,8 +434,8 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
     }
     const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
     // The last try's list, or the walk back's last chunk (the same scan
-    // scratch parity as chunk 0 below, with no barrier after it), is no
-    // longer read: this barrier is the only fence between them.
+    // scratch parity as chunk 0 below, or the other, with no barrier after
+    // it), is no longer read: this barrier is the only fence between them.
     __syncthreads();
     Candidate next = load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
     for (int64_t base = first, chunk = 0; base < end; base += kThreads, ++chunk) {  // chunk: the scan's parity
@@ -460,9 +480,8 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
         const int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
         first = window_first<kThreads>(begin, end, window * kThreads);
     } else {
-        const int64_t chunks = (end - begin + kThreads - 1) / kThreads;
-        first = begin + find_start_chunk<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, chunks,
-                                                                    stop.bounds, stop.walk_gap, sh) * kThreads;
+        first = find_window_first<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, stop.bounds,
+                                                             stop.walk_gap, sh);
     }
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
                                                     stop.bounds, sh))

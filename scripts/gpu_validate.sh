@@ -53,13 +53,13 @@
 #                bench of the nine scenes (tiled, persistent, ftb), --check of
 #                the three on every scene, then every GPU test in what is left
 #                of the call
-#   PART=walk30  the walk back's forward pass as the guessed start's (one
-#                trajectory once a warp met): benches of the scenes that walk
-#                (biglittle, littlebig; rand100k and rand1M with start=walk)
-#                by this build and the A/B builds in .ab/ (.ab.tar.xz: render_head,
-#                the build before; render_free, the compiler's registers),
-#                biglittle's and littlebig's counted lists, then PART=defaults30
-#                without the GPU tests
+#   PART=walk30  benches of the scenes that walk back (biglittle, littlebig;
+#                rand100k and rand1M with start=walk) by this build, every A/B
+#                build in .ab/ (.ab.tar.xz: .ab/render_*, e.g. render_head, the
+#                build before) and this build again; with WALK_OPTIONS=1 also
+#                biglittle's and littlebig's counted lists and rand1M's and
+#                rand10k's other binning; then PART=defaults30 without the GPU
+#                tests
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -479,7 +479,7 @@ part_defaults30() {
 part_walk30() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   local b name i=0
-  for b in "$R" .ab/render_head .ab/render_free "$R"; do  # this build twice: first and last
+  for b in "$R" .ab/render_* "$R"; do  # this build twice: first and last; the A/B builds between
     i=$((i + 1)); name=$i-$(basename "$b"); [ "$b" = "$R" ] && name=$i-this
     $b bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig --json "$L/walk_${name}_bl.json" \
       > "$L/walk_${name}_bl.txt" 2>/dev/null
@@ -487,6 +487,7 @@ part_walk30() {
       --json "$L/walk_${name}_deep.json" > "$L/walk_${name}_deep.txt" 2>/dev/null
     say "walk back, $name:"; say "$(grep -hE '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_${name}_bl.txt" "$L/walk_${name}_deep.txt")"
   done
+  [ -n "${WALK_OPTIONS:-}" ] || { cp "$L"/walk_* "$OUT/" 2>/dev/null; NO_GPU_TESTS=1 part_defaults30; return; }
   for o in bins=sort bins=sort,split=on bins=sort,split=on,start=walk; do  # biglittle's other lists
     CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig \
       --json "$L/walk_opt_${o//[=,]/_}.json" > "$L/walk_opt_${o//[=,]/_}.txt" 2>/dev/null

@@ -61,10 +61,12 @@ namespace {
 constexpr int kSize = 1024, kTile = 16, kThreads = 64;
 constexpr float kGapDone = 0x1p-32f;
 int g_chunk = 64;  ///< candidates a chunk (chunk=N; the kernel: 64, one a thread)
-int g_check_every = 1 << 20;  ///< hits between a warp's merge checks inside a chunk (check=N)
+int g_check_every = 1 << 20;
+int g_sample = 0;  ///< walk-lite's pixels (sample=N): 0 row 0 of each strip, 1 row lx % 4 (a diagonal), 2 all  ///< hits between a warp's merge checks inside a chunk (check=N)
 
 struct Counts {
     long long chunks = 0, hits = 0, shrink = 0, twice = 0, once = 0, checks = 0, retries = 0, wrong = 0;
+    long long reused = 0;  ///< walk-lite: tiles whose forward pass starts on the walk's last chunk, still listed
     /// Shade ms on the H200, fitted to the walk back's measured shade stage
     /// (rand1M split 0.138 and unsplit ~0.27 ms, 2026-12-02/04): 1.87e-6 ms a
     /// tile's chunk (the loads, the scan and barriers) plus 0.0322 ms per
@@ -260,7 +262,11 @@ void walk_lite(const Scene& s, const TileWork& w, ValueBounds b, Counts& c, long
     int window = w.chunks_back;
     for (int k = w.chunks_back - 1; k >= 0; --k) {
         bool done = true;
-        for (int p = 0; p < kTile * kTile; p += 1) done = done && ((p / kTile) % 4 != 0 || gap[p] < kGapDone);
+        for (int p = 0; p < kTile * kTile; p += 1) {
+            const int x = p % kTile, y = p / kTile;
+            const bool sampled = g_sample == 2 || (g_sample == 1 ? y % 4 == x % 4 : y % 4 == 0);
+            done = done && (!sampled || gap[p] < kGapDone);
+        }
         if (done) {
             window = w.chunks_back - (k + 1);
             break;
@@ -273,6 +279,7 @@ void walk_lite(const Scene& s, const TileWork& w, ValueBounds b, Counts& c, long
             for (int h : w.cover[p])
                 if (h >= h0 && h < h1) gap[p] *= .5f;
     }
+    if (window >= 1) ++c.reused;  // the walk compacted the window's first chunk last
     forward_single(s, w, b, std::max(1, window), c);
 }
 
@@ -339,6 +346,10 @@ int main(int argc, char** argv) {
             g_chunk = std::atoi(arg.c_str() + 6);
             continue;
         }
+        if (arg.rfind("sample=", 0) == 0) {
+            g_sample = std::atoi(arg.c_str() + 7);
+            continue;
+        }
         if (arg.rfind("check=", 0) == 0) {
             g_check_every = std::atoi(arg.c_str() + 6);
             continue;
@@ -395,7 +406,7 @@ int main(int argc, char** argv) {
             f.chunks += full[t].chunks, f.hits += full[t].hits, f.once += full[t].once;
             const Counts& z = lite[t];
             l.chunks += z.chunks, l.hits += z.hits, l.twice += z.twice, l.once += z.once, l.retries += z.retries;
-            l.checks += z.checks, l.wrong += z.wrong, ls += lite_steps[t];
+            l.checks += z.checks, l.wrong += z.wrong, ls += lite_steps[t], l.reused += z.reused;
         }
         std::printf("%s %dx%d%s | %lld %lld %lld %lld %lld %.3g | %lld %lld %lld %lld %lld %lld %.3g | %.2f\n",
                     name.c_str(), coarse, coarse, split ? " split" : "", n.chunks, n.hits, n.shrink, n.twice,
@@ -404,9 +415,12 @@ int main(int argc, char** argv) {
         std::printf("   fitted shade ms: walk back %.4f, guess %.4f\n", n.fitted_ms(), q.fitted_ms());
         std::printf("   no early stop: chunks %lld hits %lld once %lld est %.3g (fitted %.4f ms) | walk back / it %.2f, guess / it %.2f\n",
                     f.chunks, f.hits, f.once, f.estimate(), f.fitted_ms(), n.estimate() / f.estimate(), q.estimate() / f.estimate());
-        const double lite_est = l.estimate() + 11.0 * ls;
+        const double lite_est = l.estimate() + (g_sample == 2 ? 20.0 : 11.0) * ls;
         std::printf("   walk-lite: chunks %lld hits %lld shrink(lite) %lld twice %lld once %lld retries %lld wrong %lld est %.3g | %.2f\n",
                     l.chunks, l.hits, ls, l.twice, l.once, l.retries, l.wrong, lite_est, lite_est / n.estimate());
+        std::printf("   walk-lite (sample=%d) fitted shade ms %.4f; its first forward chunk reused in %lld tiles: %.4f\n",
+                    g_sample, 1.87e-6 * l.chunks + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads), l.reused,
+                    1.87e-6 * (l.chunks - l.reused) + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads));
         std::fflush(stdout);
     }
 }
