@@ -330,6 +330,28 @@ void count_divergence(const TileWork& w, Divergence& d) {
         }
 }
 
+/// The frame's shading time in units of a tile's fitted time when `slots`
+/// blocks run at once and tiles start in the order `order` (the tiled
+/// kernel: tile order, as blocks are issued; each block takes the next tile
+/// when one finishes): greedy list scheduling. Returns {makespan, the
+/// mean-work bound (total / slots)}.
+std::pair<double, double> schedule(const std::vector<double>& work, const std::vector<int>& order, int slots) {
+    std::vector<double> busy(slots, 0.0);
+    double total = 0.0;
+    for (int t : order) {
+        auto it = std::min_element(busy.begin(), busy.end());
+        *it += work[t];
+        total += work[t];
+    }
+    return {*std::max_element(busy.begin(), busy.end()), total / slots};
+}
+
+/// Per tile: the walk-lite's fitted time (Counts::fitted_ms's terms).
+double tile_fitted(const Counts& c, long long lite_steps) {
+    const double est = c.estimate() + 11.0 * lite_steps;
+    return 1.87e-6 * c.chunks + 0.0322e-9 * (est - 40.0 * c.chunks * kThreads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -418,6 +440,39 @@ int main(int argc, char** argv) {
         const double lite_est = l.estimate() + (g_sample == 2 ? 20.0 : 11.0) * ls;
         std::printf("   walk-lite: chunks %lld hits %lld shrink(lite) %lld twice %lld once %lld retries %lld wrong %lld est %.3g | %.2f\n",
                     l.chunks, l.hits, ls, l.twice, l.once, l.retries, l.wrong, lite_est, lite_est / n.estimate());
+        {  // the tail: 10 blocks an SM x 132 SMs at once, tiles in launch order, reversed, heaviest first
+            std::vector<double> work(g.tile_count());
+            for (int t = 0; t < g.tile_count(); ++t) work[t] = tile_fitted(lite[t], lite_steps[t]);
+            std::vector<int> order(g.tile_count());
+            for (int t = 0; t < g.tile_count(); ++t) order[t] = t;
+            const auto fwd = schedule(work, order, 1320);
+            std::reverse(order.begin(), order.end());
+            const auto rev = schedule(work, order, 1320);
+            std::sort(order.begin(), order.end(), [&](int a, int b) { return work[a] > work[b]; });
+            const auto heavy = schedule(work, order, 1320);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return a < b; });
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a].size() > lists[b].size(); });
+            const auto by_length = schedule(work, order, 1320);  // bin.order's: list length, ties in tile order
+            double total_work = 0.0;
+            for (double x : work) total_work += x;
+            for (double k : {1.5, 2.0, 3.0}) {  // two buckets: tiles above k x the mean first, each in tile order
+                std::vector<int> two;
+                for (int t = 0; t < g.tile_count(); ++t)
+                    if (work[t] > k * total_work / g.tile_count()) two.push_back(t);
+                const size_t heavy_tiles = two.size();
+                for (int t = 0; t < g.tile_count(); ++t)
+                    if (!(work[t] > k * total_work / g.tile_count())) two.push_back(t);
+                const auto r = schedule(work, two, 1320);
+                std::printf("   two buckets (k=%.1f, %zu heavy tiles): %.2f mean tiles\n", k, heavy_tiles,
+                            r.first * g.tile_count() / total_work);
+            }
+            const double mx = *std::max_element(work.begin(), work.end());
+            const double mean = fwd.second * 1320 / g.tile_count();
+            std::printf("   walk-lite schedule (1320 blocks at once), in mean tiles: tile order %.2f, reversed %.2f, "
+                        "heaviest first %.2f, by list length (bin.order) %.2f, bound %.2f; heaviest tile %.1f\n",
+                        fwd.first / mean, rev.first / mean, heavy.first / mean, by_length.first / mean,
+                        fwd.second / mean, mx / mean);
+        }
         std::printf("   walk-lite (sample=%d) fitted shade ms %.4f; its first forward chunk reused in %lld tiles: %.4f\n",
                     g_sample, 1.87e-6 * l.chunks + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads), l.reused,
                     1.87e-6 * (l.chunks - l.reused) + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads));
