@@ -37,8 +37,12 @@
 // to the scenes after them, want to all). Each scene prints the walk back
 // and the guess ("retries": window doublings, summed over the tiles), a
 // third walk, "walk-lite", that walks back following one pixel of each
-// thread's four, the kernel without the early stop, and the fitted shade ms
-// (Counts::fitted_ms). diverge: counts snow's warp divergence instead
+// thread's four (the kernel since 2026-12-05; sample=N picks which:
+// 0 row 0 of each strip, 1 row lx % 4, the kernel's, 2 all four), the
+// kernel without the early stop, and the fitted shade ms
+// (Counts::fitted_ms); then walk-lite's tiles scheduled on 1,320 blocks at
+// once (schedule: tile order, reversed, heaviest first, bin.order's list
+// lengths, two buckets), in units of a mean tile. diverge: counts snow's warp divergence instead
 // (count_divergence): the runs of the snow math under the kernel's strips,
 // row pairs and the quad layout (run_of), and with covered pixels packed.
 #include <algorithm>
