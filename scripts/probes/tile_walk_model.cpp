@@ -356,6 +356,51 @@ double tile_fitted(const Counts& c, long long lite_steps) {
     return 1.87e-6 * c.chunks + 0.0322e-9 * (est - 40.0 * c.chunks * kThreads);
 }
 
+/// The frame's shading under several tile orders (1,320 blocks at once:
+/// 10 an SM x 132 SMs), in units of a mean tile: tile order (the tiled
+/// kernel), reversed, heaviest first, bin.order's list lengths, and two
+/// buckets (tiles above k x the mean first, each in tile order).
+void print_schedules(const char* what, const std::vector<double>& work, const std::vector<std::vector<int>>& lists) {
+    const int tiles = static_cast<int>(work.size());
+    std::vector<int> order(tiles);
+    for (int t = 0; t < tiles; ++t) order[t] = t;
+    const auto fwd = schedule(work, order, 1320);
+    std::reverse(order.begin(), order.end());
+    const auto rev = schedule(work, order, 1320);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return work[a] > work[b]; });
+    const auto heavy = schedule(work, order, 1320);
+    std::sort(order.begin(), order.end());
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a].size() > lists[b].size(); });
+    const auto by_length = schedule(work, order, 1320);  // bin.order's: list length, ties in tile order
+    const double mean = fwd.second * 1320 / tiles;
+    std::printf("   %s schedule (1320 blocks at once), in mean tiles: tile order %.2f, reversed %.2f, heaviest first "
+                "%.2f, by list length (bin.order) %.2f, bound %.2f; heaviest tile %.1f\n",
+                what, fwd.first / mean, rev.first / mean, heavy.first / mean, by_length.first / mean, fwd.second / mean,
+                *std::max_element(work.begin(), work.end()) / mean);
+    for (double k : {1.5, 2.0, 3.0}) {
+        std::vector<int> two;
+        for (int pass = 0; pass < 2; ++pass)
+            for (int t = 0; t < tiles; ++t)
+                if ((work[t] > k * mean) == (pass == 0)) two.push_back(t);
+        size_t heavy_tiles = 0;
+        for (double x : work) heavy_tiles += x > k * mean;
+        std::printf("     two buckets (k=%.1f, %zu heavy tiles): %.2f\n", k, heavy_tiles,
+                    schedule(work, two, 1320).first / mean);
+    }
+    const std::vector<std::vector<double>> bounds = {{2.0, 1.5, 1.25}, {1.5, 1.25, 1.0}, {3.0, 2.0, 1.5, 1.25, 1.0}};
+    for (const auto& ks : bounds) {  // buckets: above ks[0] x the mean, then above ks[1], ..., then the rest
+        std::vector<int> groups;
+        for (size_t b = 0; b <= ks.size(); ++b)
+            for (int t = 0; t < tiles; ++t) {
+                size_t g = 0;
+                while (g < ks.size() && !(work[t] > ks[g] * mean)) ++g;
+                if (g == b) groups.push_back(t);
+            }
+        std::printf("     %zu buckets (k=%.2f..%.2f): %.2f\n", ks.size() + 1, ks.front(), ks.back(),
+                    schedule(work, groups, 1320).first / mean);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -444,38 +489,14 @@ int main(int argc, char** argv) {
         const double lite_est = l.estimate() + (g_sample == 2 ? 20.0 : 11.0) * ls;
         std::printf("   walk-lite: chunks %lld hits %lld shrink(lite) %lld twice %lld once %lld retries %lld wrong %lld est %.3g | %.2f\n",
                     l.chunks, l.hits, ls, l.twice, l.once, l.retries, l.wrong, lite_est, lite_est / n.estimate());
-        {  // the tail: 10 blocks an SM x 132 SMs at once, tiles in launch order, reversed, heaviest first
-            std::vector<double> work(g.tile_count());
-            for (int t = 0; t < g.tile_count(); ++t) work[t] = tile_fitted(lite[t], lite_steps[t]);
-            std::vector<int> order(g.tile_count());
-            for (int t = 0; t < g.tile_count(); ++t) order[t] = t;
-            const auto fwd = schedule(work, order, 1320);
-            std::reverse(order.begin(), order.end());
-            const auto rev = schedule(work, order, 1320);
-            std::sort(order.begin(), order.end(), [&](int a, int b) { return work[a] > work[b]; });
-            const auto heavy = schedule(work, order, 1320);
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return a < b; });
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a].size() > lists[b].size(); });
-            const auto by_length = schedule(work, order, 1320);  // bin.order's: list length, ties in tile order
-            double total_work = 0.0;
-            for (double x : work) total_work += x;
-            for (double k : {1.5, 2.0, 3.0}) {  // two buckets: tiles above k x the mean first, each in tile order
-                std::vector<int> two;
-                for (int t = 0; t < g.tile_count(); ++t)
-                    if (work[t] > k * total_work / g.tile_count()) two.push_back(t);
-                const size_t heavy_tiles = two.size();
-                for (int t = 0; t < g.tile_count(); ++t)
-                    if (!(work[t] > k * total_work / g.tile_count())) two.push_back(t);
-                const auto r = schedule(work, two, 1320);
-                std::printf("   two buckets (k=%.1f, %zu heavy tiles): %.2f mean tiles\n", k, heavy_tiles,
-                            r.first * g.tile_count() / total_work);
+        {  // the tail, for the walk back (walk-lite, the kernel's) and the guessed start
+            std::vector<double> walk(g.tile_count()), guessed(g.tile_count());
+            for (int t = 0; t < g.tile_count(); ++t) {
+                walk[t] = tile_fitted(lite[t], lite_steps[t]);
+                guessed[t] = guess[t].fitted_ms();
             }
-            const double mx = *std::max_element(work.begin(), work.end());
-            const double mean = fwd.second * 1320 / g.tile_count();
-            std::printf("   walk-lite schedule (1320 blocks at once), in mean tiles: tile order %.2f, reversed %.2f, "
-                        "heaviest first %.2f, by list length (bin.order) %.2f, bound %.2f; heaviest tile %.1f\n",
-                        fwd.first / mean, rev.first / mean, heavy.first / mean, by_length.first / mean,
-                        fwd.second / mean, mx / mean);
+            print_schedules("walk-lite", walk, lists);
+            print_schedules("guess", guessed, lists);
         }
         std::printf("   walk-lite (sample=%d) fitted shade ms %.4f; its first forward chunk reused in %lld tiles: %.4f\n",
                     g_sample, 1.87e-6 * l.chunks + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads), l.reused,
