@@ -497,6 +497,9 @@ int main(int argc, char** argv) {
             }
             print_schedules("walk-lite", walk, lists);
             print_schedules("guess", guessed, lists);
+            std::vector<double> plain(g.tile_count());  // no early stop: every chunk, every hit once
+            for (int t = 0; t < g.tile_count(); ++t) plain[t] = full[t].fitted_ms();
+            print_schedules("no early stop", plain, lists);
         }
         std::printf("   walk-lite (sample=%d) fitted shade ms %.4f; its first forward chunk reused in %lld tiles: %.4f\n",
                     g_sample, 1.87e-6 * l.chunks + 0.0322e-9 * (lite_est - 40.0 * l.chunks * kThreads), l.reused,
