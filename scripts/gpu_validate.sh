@@ -60,6 +60,9 @@
 #                biglittle's and littlebig's counted lists and rand1M's and
 #                rand10k's other binning; then PART=defaults30 without the GPU
 #                tests
+#   PART=next30  rand10k with the guessed start (windows 30-60) and this
+#                build with order=off, then PART=all30 (the recorded order's
+#                and the reused chunk's call; docs/PERFORMANCE.md)
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -521,6 +524,26 @@ part_all30() {
   wait
 }
 
+# The recorded order's and the reused chunk's call (docs/PERFORMANCE.md,
+# "The recorded order"): rand10k with the guessed start (windows 30, 45,
+# 60) and this build with order=off on the early stop's scenes, then
+# PART=all30 (the A/B builds of .ab/, the defaults, the checks, every GPU
+# test and the early stop's sanitizer runs) within ALL30_END_S.
+part_next30() {
+  local o k
+  for o in "" stop=on,start=guess stop=on,start=guess,window=30 stop=on,start=guess,window=60 \
+           stop=on,start=guess,order=off; do
+    k=${o//[=,]/_}
+    CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes rand10k \
+      --json "$L/next_rand10k_${k:-default}.json" > "$L/next_rand10k_${k:-default}.txt" 2>/dev/null
+    say "rand10k ${o:-(defaults)}:"; say "$(grep -E '^rand10k +(tiled|persistent) +(events|clear)' "$L/next_rand10k_${k:-default}.txt" | sed 's/|.*//')"
+  done
+  CR_CUDA_OPTIONS=order=off $R bench --repeat 5 --renderers tiled,persistent \
+    --scenes biglittle,littlebig,rand100k,rand1M --json "$L/next_order_off.json" > "$L/next_order_off.txt" 2>/dev/null
+  say "order=off:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +(events|clear)' "$L/next_order_off.txt" | sed 's/|.*//')"
+  part_all30  # next_* stay in logs.tgz: only the first files of $OUT by name come back, summary.txt among them
+}
+
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
@@ -560,6 +583,7 @@ case "${PART:-check}" in
   profile30) part_profile30 ;;
   defaults30) part_defaults30 ;;
   walk30) part_walk30 ;;
+  next30) part_next30 ;;
   tests30) part_tests30 ;;
   all30) part_all30 ;;
   profile_layout30) part_profile_layout30 ;;
