@@ -926,10 +926,11 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
             EXPECT_EQ(differing_floats(got, want), 0) << scene << " " << opts;
             const std::string path = r->work().path;
             EXPECT_NE(path.find("early stop"), std::string::npos) << scene << ": " << path;
-            if (std::string(opts).find("start=") != std::string::npos)  // the start asked for is the start taken
+            if (std::string(opts).find("start=") != std::string::npos) {  // the start asked for is the start taken
                 EXPECT_EQ(path.find("guessed start") != std::string::npos,
                           std::string(opts).find("start=guess") != std::string::npos)
                     << scene << " " << opts << ": " << path;
+            }
         }
     }
 }
