@@ -490,7 +490,15 @@ part_walk30() {
       --json "$L/walk_${name}_deep.json" > "$L/walk_${name}_deep.txt" 2>/dev/null
     say "walk back, $name:"; say "$(grep -hE '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_${name}_bl.txt" "$L/walk_${name}_deep.txt")"
   done
-  [ -n "${WALK_OPTIONS:-}" ] || { cp "$L"/walk_* "$OUT/" 2>/dev/null; NO_GPU_TESTS=1 part_defaults30; return; }
+  [ -z "${WALK_OPTIONS:-}" ] || walk_option_benches
+  cp "$L"/walk_* "$OUT/" 2>/dev/null
+  NO_GPU_TESTS=1 part_defaults30
+}
+
+# WALK_OPTIONS=1 of PART=walk30: biglittle's and littlebig's counted lists,
+# rand1M's and rand10k's other binning.
+walk_option_benches() {
+  local o
   for o in bins=sort bins=sort,split=on bins=sort,split=on,start=walk; do  # biglittle's other lists
     CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig \
       --json "$L/walk_opt_${o//[=,]/_}.json" > "$L/walk_opt_${o//[=,]/_}.txt" 2>/dev/null
@@ -501,8 +509,6 @@ part_walk30() {
       --json "$L/walk_opt_${o//[=,]/_}_deep.json" > "$L/walk_opt_${o//[=,]/_}_deep.txt" 2>/dev/null
     say "rand1M, rand10k with $o:"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$L/walk_opt_${o//[=,]/_}_deep.txt")"
   done
-  cp "$L"/walk_* "$OUT/" 2>/dev/null
-  NO_GPU_TESTS=1 part_defaults30
 }
 
 # PART=walk30's benches and default checks, and beside the checks (none
