@@ -390,6 +390,36 @@ __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lis
     }
 }
 
+constexpr int kRecordedOrderThreads = 1024;
+
+/// launch_recorded_order (stages.h): the tiles above twice the mean work
+/// first, then the rest, each in tile order. One block; every loop has the
+/// same bounds in every thread, so every thread reaches every barrier.
+__global__ void __launch_bounds__(kRecordedOrderThreads)
+    recorded_order_kernel(const unsigned int* work, int tiles, int* order) {
+    constexpr int kThreads = kRecordedOrderThreads;
+    __shared__ unsigned long long sums[kThreads / 32];
+    __shared__ int counts[kThreads / 32];
+    unsigned long long mine = 0;
+    for (int t = threadIdx.x; t < tiles; t += kThreads) mine += work[t];
+    unsigned long long total = 0;
+    block_exclusive_scan<kThreads, unsigned long long>(mine, sums, total);  // only the block's total is used
+    // heavy: work > 2 x total / tiles, without the division
+    const auto heavy = [&](int t) { return t < tiles && 2ull * total < static_cast<unsigned long long>(work[t]) * tiles; };
+    int placed = 0;
+    for (int pass = 0; pass < 2; ++pass) {  // pass 0: the heavy tiles; 1: the others
+        for (int base = 0; base < tiles; base += kThreads) {
+            const int t = base + threadIdx.x;
+            const bool take = t < tiles && heavy(t) == (pass == 0);
+            int n = 0;
+            __syncthreads();  // the last round's (or the sum's) scratch is read by every thread
+            const int at = block_exclusive_scan_flags<kThreads>(take, counts, n);
+            if (take) order[placed + at] = t;
+            placed += n;
+        }
+    }
+}
+
 __global__ void pack_geometry_kernel(DeviceCircles c) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < c.count;
          i += int64_t(gridDim.x) * blockDim.x) {
@@ -476,6 +506,12 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
         throw std::invalid_argument("bin.order: more tiles than one block sorts (kOrderBlockTiles)");
     tile_order_kernel<<<1, kOrderThreads, 0, s>>>(lists, g, order);
     check_launch("tile_order_kernel");
+}
+
+void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s) {
+    if (tiles <= 0) return;
+    recorded_order_kernel<<<1, kRecordedOrderThreads, 0, s>>>(work, tiles, order);
+    check_launch("recorded_order_kernel");
 }
 
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s) {

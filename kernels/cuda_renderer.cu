@@ -65,6 +65,10 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
+        if (kind_ == KernelKind::Tiled && plan_.coalesce && !plan_.guess && opt_.order != Choice::Off)
+            recorded_.reserve(grid_.tile_count(), &tally_, st);
+        else
+            recorded_.release();
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
             for (bool binned : {false, true})
@@ -222,7 +226,9 @@ private:
         cudaStream_t s = stream_.get();
         const TileLists& lists = pass.lists;
         const bool persistent = kind_ == KernelKind::Persistent;
-        const int* order = persistent && lists.list ? heavy_first_order(lists) : nullptr;
+        const int bits = plan_shade_bits(plan_, lists.list != nullptr);
+        const bool recorded = records_order(bits);
+        const int* order = persistent && lists.list ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -243,16 +249,30 @@ private:
         } else {
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             const bool binned = lists.list != nullptr;
-            const int bits = plan_shade_bits(plan_, binned);
             if ((bits & kShadeRecords) != 0 && c.rec == nullptr)
                 throw std::logic_error("shade: the plan gathers circle records that setup did not allocate");
+            StopParams stop{bounds_, static_cast<float>(plan_.window_per_candidate), std::ldexp(1.f, -opt_.walk_gap_bits)};
+            if (recorded) stop.tile_work = recorded_.work.get();  // this frame's work, the next frame's order
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
-                          persistent_blocks_[binned],
-                          StopParams{bounds_, static_cast<float>(plan_.window_per_candidate),
-                                     std::ldexp(1.f, -opt_.walk_gap_bits)}};
+                          persistent_blocks_[binned], stop};
             launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | bits, s);
         }
         if (!pass.speculative) clear_pending_ = false;
+    }
+
+    /// True when this launch of the tiled kernel (template bits `bits`)
+    /// walks back with the early stop and takes the recorded order.
+    bool records_order(int bits) const {
+        return kind_ == KernelKind::Tiled && (bits & kShadeCoalesce) != 0 && (bits & kShadeGuess) == 0 &&
+               recorded_.work.size() >= static_cast<size_t>(grid_.tile_count());
+    }
+
+    /// Stage "bin.order" (tiled, the early stop's walk back): the tiles
+    /// above twice the mean work of the frame before first (launch_recorded_order).
+    const int* recorded_order() {
+        timeline_.mark("bin.order", "Render", stream_.get());
+        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
+        return recorded_.order.get();
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
@@ -270,6 +290,7 @@ private:
     CircleBuffers circles_;
     std::unique_ptr<BinningPath> binning_;  ///< null for naive and unordered (they do not bin)
     TileOrderBuffers order_;
+    RecordedOrderBuffers recorded_;  ///< tiled with the early stop's walk back (records_order)
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;

@@ -55,6 +55,12 @@
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
 // single rounding gives the same float as the CPU's two products and a sum.
 //
+// Tiled with the early stop's walk back: block b shades tile order[b], the
+// tiles whose work (chunks) was above twice the mean in the frame before
+// first (launch_recorded_order; each block records its tile's chunks for
+// the next frame in StopParams::tile_work). Blocks start in about block
+// order, so the long tiles no longer start last and finish alone.
+//
 // Persistent variant: the grid has only as many blocks as fit on the GPU at
 // once; thread 0 takes the next tile from a global atomic counter and shares
 // it through shared memory; the block loops until no tiles are left. When
@@ -483,9 +489,15 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
         first = find_window_first<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, stop.bounds,
                                                              stop.walk_gap, sh);
     }
+    const auto chunks_from = [&](int64_t f) { return static_cast<unsigned int>((end - f + kThreads - 1) / kThreads); };
+    unsigned int work = (VARIANT & kGuess) != 0 ? 0u : chunks_from(first);  // the walk back's chunks
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
-                                                    stop.bounds, sh))
+                                                    stop.bounds, sh)) {
+        work += chunks_from(first);
         first = doubled_window_first<kThreads>(begin, end, first);
+    }
+    work += chunks_from(first);
+    if (stop.tile_work != nullptr && threadIdx.x == 0) stop.tile_work[tile_id] = work;  // the next frame's order
     store_strip(s, g, image);
 }
 
@@ -546,8 +558,9 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
                        unsigned int* tile_counter, const int* order, StopParams stop) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
-    if (!PERSISTENT) {
-        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, stop, sh);
+    if (!PERSISTENT) {  // `order`: the recorded order (launch_recorded_order), or tile order
+        const int tile = order != nullptr ? order[blockIdx.x] : static_cast<int>(blockIdx.x);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile, stop, sh);
         return;
     }
     const int tiles = g.tile_count();
@@ -584,7 +597,7 @@ void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
                                                                           l.order, l.stop);
     else
         shade_tiles_kernel<16, 4, SNOW, false, BITS><<<l.g.tile_count(), 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                   l.counter, nullptr, l.stop);
+                                                                                   l.counter, l.order, l.stop);
     check_launch(BITS & kGuess      ? "shade_tiles_kernel<16x16, 4 rows, coalescing, guessed start>"
                  : BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>"
                                     : "shade_tiles_kernel<16x16, 4 rows>");

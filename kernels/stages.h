@@ -267,11 +267,14 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// value a pixel can hold (value_bounds); `window_per_candidate`, the
 /// guessed start's window in candidates per candidate of a list
 /// (BinPlan::window_per_candidate; with kShadeGuess); `walk_gap`, the walk
-/// back's stop, 2^-CudaOptions::walk_gap_bits.
+/// back's stop, 2^-CudaOptions::walk_gap_bits; `tile_work`, where not
+/// null, gets each shaded tile's chunks (walked back and blended forward,
+/// every try), which the next frame's launch_recorded_order reads.
 struct StopParams {
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
     float walk_gap = 0x1p-32f;
+    unsigned int* tile_work = nullptr;
 };
 
 /// One launch of shade_tiled.cu's kernels: the circles, the tile lists and
@@ -279,8 +282,10 @@ struct StopParams {
 /// every pixel from the scene's background instead of reading the image (the
 /// frame's deferred clear); persistent: `blocks` resident blocks pulling
 /// tiles from `counter` (must be 0), in `order` when not null (tile ids,
-/// heaviest first); tiled: one block a tile (blocks, counter, order unused);
-/// `stop`: the early stop's parameters.
+/// heaviest first); tiled: one block a tile (blocks and counter unused),
+/// block b shading tile order[b] when `order` is not null (the 16x16,
+/// 4-row kernels; launch_recorded_order), else tile b; `stop`: the early
+/// stop's parameters.
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;
@@ -319,6 +324,16 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 16-bit keys (4 passes in shared memory), where the device-wide
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
+/// Stage "bin.order" of the tiled kernel with the early stop's walk back:
+/// order[0, tiles) = the tiles whose recorded work (`work`, chunks a tile
+/// in the frame before: StopParams::tile_work) is above twice the mean,
+/// then the others, each group in tile order (two block-level exclusive
+/// scans of the flags: stream compaction, one block, any number of tiles).
+/// Blocks start in about block order, so the tiles that took longest start
+/// first instead of finishing alone at the frame's end (docs/PERFORMANCE.md,
+/// "the tail"). All-zero work (the first frame) gives tile order. The order
+/// only schedules work: the images do not depend on it.
+void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
 /// launches with the bits `bits` (kShadeStripMask, kShadeRowCull,

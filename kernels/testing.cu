@@ -151,6 +151,22 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
     return out;
 }
 
+std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work) {
+    if (work.empty()) throw std::invalid_argument("gpu_recorded_order: no tiles");
+    const int tiles = static_cast<int>(work.size());
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    RecordedOrderBuffers b;
+    b.reserve(tiles, &tally, stream.get());
+    CR_CUDA(cudaMemcpyAsync(b.work.get(), work.data(), work.size() * sizeof(unsigned int), cudaMemcpyHostToDevice,
+                            stream.get()));
+    launch_recorded_order(b.work.get(), tiles, b.order.get(), stream.get());
+    CR_CUDA(cudaStreamSynchronize(stream.get()));
+    std::vector<int> out(work.size());
+    CR_CUDA(cudaMemcpy(out.data(), b.order.get(), out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    return out;
+}
+
 void gpu_advance(Scene& scene, int steps) {
     DeviceMemoryTally tally;
     CudaStream stream;

@@ -228,5 +228,37 @@ TEST(GpuBinStage, TileOrderIsHeaviestFirst) {
     EXPECT_THROW(gpu_tile_order({1, 2, 3}, 2, 2), std::invalid_argument);
 }
 
+TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
+    REQUIRE_GPU();
+    // By hand: 8 tiles of total work 25, mean 3.125; above twice the mean
+    // (6.25): tiles 2 (10) and 6 (9), first, in tile order, then the rest.
+    EXPECT_EQ(gpu_recorded_order({1, 1, 10, 1, 1, 1, 9, 1}), (std::vector<int>{2, 6, 0, 1, 3, 4, 5, 7}));
+    // Exactly twice the mean is not above it: 4 tiles of work 2, 0, 1, 1 (mean 1).
+    EXPECT_EQ(gpu_recorded_order({2, 0, 1, 1}), (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(gpu_recorded_order({3, 0, 1, 0}), (std::vector<int>{0, 1, 2, 3}));  // 3 > 2 x 1: heavy, already first
+    EXPECT_EQ(gpu_recorded_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));        // the first frame: tile order
+    EXPECT_EQ(gpu_recorded_order({0, 0, 7}), (std::vector<int>{2, 0, 1}));
+    // More tiles than the block's 1024 threads (several rounds of the scan):
+    // the host's two stable groups.
+    std::mt19937 rng(30);
+    std::uniform_int_distribution<unsigned int> chunks(0, 6);
+    for (int tiles : {1024, 4096, 5000, 16384}) {
+        std::vector<unsigned int> work(static_cast<size_t>(tiles));
+        for (auto& w : work) w = chunks(rng);
+        work[tiles - 1] = 400;  // the last tile, as biglittle's heavy tiles: first now
+        work[tiles / 3] = 90;
+        unsigned long long total = 0;
+        for (unsigned int w : work) total += w;
+        std::vector<int> want;
+        for (int pass = 0; pass < 2; ++pass)
+            for (int t = 0; t < tiles; ++t)
+                if ((2ull * total < static_cast<unsigned long long>(work[t]) * tiles) == (pass == 0)) want.push_back(t);
+        EXPECT_EQ(want[0], tiles / 3);
+        EXPECT_EQ(want[1], tiles - 1);
+        EXPECT_EQ(gpu_recorded_order(work), want) << tiles << " tiles";
+    }
+    EXPECT_THROW(gpu_recorded_order({}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace cr
