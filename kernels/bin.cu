@@ -392,31 +392,53 @@ __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lis
 
 constexpr int kRecordedOrderThreads = 1024;
 
-/// launch_recorded_order (stages.h): the tiles above twice the mean work
-/// first, then the rest, each in tile order. One block; every loop has the
-/// same bounds in every thread, so every thread reaches every barrier.
+/// The group of a tile whose recorded work is `w`, among `tiles` tiles of
+/// total work `total` (launch_recorded_order): 0 above 1.5 x the mean, 1
+/// above 1.25 x, 2 above the mean, 3 the rest. In doubles, exact for any
+/// work below 2^32 and grids below 2^20 tiles.
+__device__ __forceinline__ int work_group(unsigned int w, int tiles, unsigned long long total) {
+    const double x = static_cast<double>(w) * tiles, mean = static_cast<double>(total);  // both x tiles
+    return x > 1.5 * mean ? 0 : x > 1.25 * mean ? 1 : x > mean ? 2 : 3;
+}
+
+/// launch_recorded_order (stages.h): the tiles in work_group order, each
+/// group in tile order. One block. Three phases: the total work (a block
+/// scan, its total only); each group's size (one scan a group), so each
+/// group's first slot; then, 1024 tiles a round, one exclusive scan of the
+/// tiles' groups as one-hot 16-bit fields of a 64-bit value (a round's
+/// 1024 fit a field), whose field g is a tile's rank in its group. Every
+/// loop has the same bounds in every thread, so every thread reaches every
+/// barrier; a __syncthreads() before each scan guards the scratch.
 __global__ void __launch_bounds__(kRecordedOrderThreads)
     recorded_order_kernel(const unsigned int* work, int tiles, int* order) {
-    constexpr int kThreads = kRecordedOrderThreads;
+    constexpr int kThreads = kRecordedOrderThreads, kGroups = 4;
     __shared__ unsigned long long sums[kThreads / 32];
     __shared__ int counts[kThreads / 32];
-    unsigned long long mine = 0;
+    unsigned long long mine = 0, total = 0;
     for (int t = threadIdx.x; t < tiles; t += kThreads) mine += work[t];
-    unsigned long long total = 0;
-    block_exclusive_scan<kThreads, unsigned long long>(mine, sums, total);  // only the block's total is used
-    // heavy: work > 2 x total / tiles, without the division
-    const auto heavy = [&](int t) { return t < tiles && 2ull * total < static_cast<unsigned long long>(work[t]) * tiles; };
-    int placed = 0;
-    for (int pass = 0; pass < 2; ++pass) {  // pass 0: the heavy tiles; 1: the others
-        for (int base = 0; base < tiles; base += kThreads) {
-            const int t = base + threadIdx.x;
-            const bool take = t < tiles && heavy(t) == (pass == 0);
-            int n = 0;
-            __syncthreads();  // the last round's (or the sum's) scratch is read by every thread
-            const int at = block_exclusive_scan_flags<kThreads>(take, counts, n);
-            if (take) order[placed + at] = t;
-            placed += n;
-        }
+    block_exclusive_scan<kThreads, unsigned long long>(mine, sums, total);
+    int sizes[kGroups] = {0, 0, 0, 0};
+    for (int t = threadIdx.x; t < tiles; t += kThreads) ++sizes[work_group(work[t], tiles, total)];
+    int first[kGroups];  // each group's next slot in `order` (the same in every thread)
+    int before = 0;
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+        int n = 0;
+        __syncthreads();
+        block_exclusive_scan<kThreads>(sizes[g], counts, n);
+        first[g] = before;
+        before += n;
+    }
+    for (int base = 0; base < tiles; base += kThreads) {
+        const int t = base + threadIdx.x;
+        const int g = t < tiles ? work_group(work[t], tiles, total) : -1;
+        unsigned long long n = 0;
+        __syncthreads();
+        const unsigned long long at = block_exclusive_scan<kThreads, unsigned long long>(
+            g >= 0 ? 1ull << (16 * g) : 0ull, sums, n);
+        if (g >= 0) order[first[g] + static_cast<int>((at >> (16 * g)) & 0xFFFFu)] = t;
+#pragma unroll
+        for (int k = 0; k < kGroups; ++k) first[k] += static_cast<int>((n >> (16 * k)) & 0xFFFFu);
     }
 }
 
@@ -510,6 +532,7 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
 
 void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s) {
     if (tiles <= 0) return;
+    if (tiles >= (1 << 20)) throw std::invalid_argument("bin.order: the recorded order takes fewer than 2^20 tiles");
     recorded_order_kernel<<<1, kRecordedOrderThreads, 0, s>>>(work, tiles, order);
     check_launch("recorded_order_kernel");
 }

@@ -122,9 +122,9 @@ const std::vector<CudaOptionKey> kKeys = {
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.split); }},
     {"count", "auto|on|off", kBinned, "binning by the counting sort instead of the sorting stages",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.counting); }},
-    {"order", "auto|on|off", "persistent; tiled (start=walk)",
-     "tiles handed out heaviest first (bin.order: persistent, by list length; tiled with the walk back, the tiles "
-     "that took longest in the frame before), or off: row-major",
+    {"order", "auto|on|off", "persistent; tiled (with the early stop)",
+     "tiles handed out heaviest first (bin.order: by list length; with the early stop, the tiles that took "
+     "longest in the frame before), or off: row-major",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.order); }},
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
      "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",

@@ -65,7 +65,8 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        if (kind_ == KernelKind::Tiled && plan_.coalesce && !plan_.guess && opt_.order != Choice::Off)
+        if ((kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent) && plan_.coalesce &&
+            opt_.order != Choice::Off && grid_.tile_count() < (1 << 20))
             recorded_.reserve(grid_.tile_count(), &tally_, st);
         else
             recorded_.release();
@@ -228,7 +229,9 @@ private:
         const bool persistent = kind_ == KernelKind::Persistent;
         const int bits = plan_shade_bits(plan_, lists.list != nullptr);
         const bool recorded = records_order(bits);
-        const int* order = persistent && lists.list ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
+        const int* order = recorded                      ? recorded_order()
+                           : persistent && lists.list ? heavy_first_order(lists)
+                                                      : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -260,15 +263,14 @@ private:
         if (!pass.speculative) clear_pending_ = false;
     }
 
-    /// True when this launch of the tiled kernel (template bits `bits`)
-    /// walks back with the early stop and takes the recorded order.
+    /// True when this launch (template bits `bits`) stops early and takes
+    /// the recorded order (tiled and persistent; the buffers exist only then).
     bool records_order(int bits) const {
-        return kind_ == KernelKind::Tiled && (bits & kShadeCoalesce) != 0 && (bits & kShadeGuess) == 0 &&
-               recorded_.work.size() >= static_cast<size_t>(grid_.tile_count());
+        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= static_cast<size_t>(grid_.tile_count());
     }
 
-    /// Stage "bin.order" (tiled, the early stop's walk back): the tiles
-    /// above twice the mean work of the frame before first (launch_recorded_order).
+    /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
+    /// by their work in the frame before, longest first (launch_recorded_order).
     const int* recorded_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
@@ -290,7 +292,7 @@ private:
     CircleBuffers circles_;
     std::unique_ptr<BinningPath> binning_;  ///< null for naive and unordered (they do not bin)
     TileOrderBuffers order_;
-    RecordedOrderBuffers recorded_;  ///< tiled with the early stop's walk back (records_order)
+    RecordedOrderBuffers recorded_;  ///< the early stop's recorded order (records_order)
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;

@@ -131,10 +131,10 @@ struct CudaOptions {
     int count_chunks_per_sm = 3;
     /// The persistent kernel's tile order: heaviest tiles first (stage
     /// bin.order, from the binned lists' lengths), or Off: row-major tile
-    /// order with no bin.order stage. Auto and On: heaviest first. The
-    /// tiled kernel with the early stop's walk back: Auto and On launch the
-    /// tiles whose work in the frame before was above twice the mean first
-    /// (stage bin.order, launch_recorded_order); Off: row-major.
+    /// order with no bin.order stage. Auto and On: heaviest first. With the
+    /// early stop (tiled and persistent), Auto and On order the tiles by
+    /// their work in the frame before instead, longest first (stage
+    /// bin.order, launch_recorded_order); Off: row-major.
     /// CR_CUDA_OPTIONS order=auto|on|off.
     Choice order = Choice::Auto;
     /// Exact early stopping by coalescence in the tiled and persistent

@@ -55,11 +55,12 @@
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
 // single rounding gives the same float as the CPU's two products and a sum.
 //
-// Tiled with the early stop's walk back: block b shades tile order[b], the
-// tiles whose work (chunks) was above twice the mean in the frame before
-// first (launch_recorded_order; each block records its tile's chunks for
-// the next frame in StopParams::tile_work). Blocks start in about block
-// order, so the long tiles no longer start last and finish alone.
+// Tiled with the early stop: block b shades tile order[b], the tiles by
+// their work (chunks) in the frame before, longest first, in four groups
+// (launch_recorded_order; each block records its tile's chunks for the
+// next frame in StopParams::tile_work). Blocks start in about block order,
+// so the long tiles no longer start last and finish alone. The persistent
+// kernel with the early stop hands its tiles out in the same order.
 //
 // Persistent variant: the grid has only as many blocks as fit on the GPU at
 // once; thread 0 takes the next tile from a global atomic counter and shares
@@ -490,7 +491,7 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
                                                              stop.walk_gap, sh);
     }
     const auto chunks_from = [&](int64_t f) { return static_cast<unsigned int>((end - f + kThreads - 1) / kThreads); };
-    unsigned int work = (VARIANT & kGuess) != 0 ? 0u : chunks_from(first);  // the walk back's chunks
+    unsigned int work = (VARIANT & kGuess) != 0 ? 0u : chunks_from(first);  // the walk back's chunks, if it walked
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
                                                     stop.bounds, sh)) {
         work += chunks_from(first);

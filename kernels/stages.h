@@ -268,8 +268,9 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// guessed start's window in candidates per candidate of a list
 /// (BinPlan::window_per_candidate; with kShadeGuess); `walk_gap`, the walk
 /// back's stop, 2^-CudaOptions::walk_gap_bits; `tile_work`, where not
-/// null, gets each shaded tile's chunks (walked back and blended forward,
-/// every try), which the next frame's launch_recorded_order reads.
+/// null, gets each shaded tile's chunks (walked back, if it walks, and
+/// blended forward, every try), which the next frame's
+/// launch_recorded_order reads.
 struct StopParams {
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
@@ -324,15 +325,17 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 16-bit keys (4 passes in shared memory), where the device-wide
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
-/// Stage "bin.order" of the tiled kernel with the early stop's walk back:
-/// order[0, tiles) = the tiles whose recorded work (`work`, chunks a tile
-/// in the frame before: StopParams::tile_work) is above twice the mean,
-/// then the others, each group in tile order (two block-level exclusive
-/// scans of the flags: stream compaction, one block, any number of tiles).
-/// Blocks start in about block order, so the tiles that took longest start
-/// first instead of finishing alone at the frame's end (docs/PERFORMANCE.md,
-/// "the tail"). All-zero work (the first frame) gives tile order. The order
-/// only schedules work: the images do not depend on it.
+/// Stage "bin.order" of the early stop (tiled and persistent):
+/// order[0, tiles) = the tiles by their recorded work (`work`, chunks a
+/// tile in the frame before: StopParams::tile_work) in four groups, above
+/// 1.5 x the mean, above 1.25 x, above the mean, the rest; each group in
+/// tile order (block-level exclusive scans: stream compaction into four
+/// groups, one block, any number of tiles below 2^20). Blocks start in
+/// about block order (the persistent kernel hands tiles out in this
+/// order), so the tiles that took longest start first instead of finishing
+/// alone at the frame's end (docs/PERFORMANCE.md, "the tail"). All-zero
+/// work (the first frame) gives tile order. The order only schedules
+/// work: the images do not depend on it.
 void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled

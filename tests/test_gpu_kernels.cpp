@@ -940,30 +940,30 @@ long long differing_bits(const Image& a, const Image& b);
 
 TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
     REQUIRE_GPU();
-    // The tiled walk back launches the tiles that took longest in the frame
-    // before first (order=auto); the order only schedules work, so every
-    // float of every frame, alpha too, equals the row-major order's
-    // (order=off). Several frames, so that the later ones run in a recorded
-    // order; a moving scene, whose heavy tiles move; second tries (gap=2).
+    // With the early stop, tiles start in the order of their work in the
+    // frame before, longest first (order=auto); the order only schedules
+    // work, so every float of every frame, alpha too, equals the row-major
+    // order's (order=off). Several frames, so that the later ones run in a
+    // recorded order; a moving scene, whose heavy tiles move; second tries
+    // (gap=2, window=1); tiled and persistent.
     const std::tuple<const char*, int, int, int> runs[] = {{"biglittle", 1024, 1024, 3}, {"littlebig", 257, 129, 3},
                                                            {"rand100k", 1000, 600, 2}, {"fireworks", 256, 256, 45}};
     for (const auto& [scene, w, h, frames] : runs)
-        for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=walk,strips=on"}) {
-            auto off = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(std::string(opts) + ",order=off"));
-            auto rec = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options(opts));
-            const Image a = render_last(*off, make_scene(scene, 0), w, h, frames);
-            const Image b = render_last(*rec, make_scene(scene, 0), w, h, frames);
-            EXPECT_EQ(differing_bits(a, b), 0) << opts << " " << scene << " " << w << "x" << h << " frames " << frames;
-            std::map<std::string, int> seen[2];  // the last frame's stages: bin.order only where recorded
-            for (const StageTime& st : rec->timings()) ++seen[0][st.name];
-            for (const StageTime& st : off->timings()) ++seen[1][st.name];
-            EXPECT_EQ(seen[0]["bin.order"], 1) << opts << " " << scene;
-            EXPECT_EQ(seen[1]["bin.order"], 0) << opts << " " << scene;
-        }
-    // not with the guessed start (its window follows the list's length already)
-    auto guess = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=guess"));
-    render_last(*guess, make_scene("biglittle", 0), 256, 256, 2);
-    for (const StageTime& st : guess->timings()) EXPECT_NE(st.name, "bin.order");
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
+            for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=walk,strips=on",
+                                     "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
+                auto off = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + ",order=off"));
+                auto rec = make_cuda_renderer(k, parse_cuda_options(opts));
+                const Image a = render_last(*off, make_scene(scene, 0), w, h, frames);
+                const Image b = render_last(*rec, make_scene(scene, 0), w, h, frames);
+                EXPECT_EQ(differing_bits(a, b), 0) << rec->name() << " " << opts << " " << scene << " " << w << "x" << h
+                                                   << " frames " << frames;
+                std::map<std::string, int> seen[2];  // the last frame's stages: bin.order only where ordered
+                for (const StageTime& st : rec->timings()) ++seen[0][st.name];
+                for (const StageTime& st : off->timings()) ++seen[1][st.name];
+                EXPECT_EQ(seen[0]["bin.order"], 1) << rec->name() << " " << opts << " " << scene;
+                EXPECT_EQ(seen[1]["bin.order"], 0) << rec->name() << " " << opts << " " << scene;
+            }
 }
 
 /// Floats of all four channels, alpha too, whose bits differ (-1 for other sizes).

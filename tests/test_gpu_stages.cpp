@@ -228,33 +228,45 @@ TEST(GpuBinStage, TileOrderIsHeaviestFirst) {
     EXPECT_THROW(gpu_tile_order({1, 2, 3}, 2, 2), std::invalid_argument);
 }
 
+/// The recorded order's groups on the host (launch_recorded_order): above
+/// 1.5 x the mean work, above 1.25 x, above the mean, the rest, each in
+/// tile order. Integer compares: w x tiles against the total x 3/2, 5/4, 1.
+std::vector<int> groups_of_work(const std::vector<unsigned int>& work) {
+    const unsigned long long tiles = work.size();
+    unsigned long long total = 0;
+    for (unsigned int w : work) total += w;
+    const auto group = [&](unsigned int w) {
+        const unsigned long long x = w * tiles;
+        return 2 * x > 3 * total ? 0 : 4 * x > 5 * total ? 1 : x > total ? 2 : 3;
+    };
+    std::vector<int> want;
+    for (int g = 0; g < 4; ++g)
+        for (size_t t = 0; t < work.size(); ++t)
+            if (group(work[t]) == g) want.push_back(static_cast<int>(t));
+    return want;
+}
+
 TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
     REQUIRE_GPU();
-    // By hand: 8 tiles of total work 25, mean 3.125; above twice the mean
-    // (6.25): tiles 2 (10) and 6 (9), first, in tile order, then the rest.
-    EXPECT_EQ(gpu_recorded_order({1, 1, 10, 1, 1, 1, 9, 1}), (std::vector<int>{2, 6, 0, 1, 3, 4, 5, 7}));
-    // Exactly twice the mean is not above it: 4 tiles of work 2, 0, 1, 1 (mean 1).
-    EXPECT_EQ(gpu_recorded_order({2, 0, 1, 1}), (std::vector<int>{0, 1, 2, 3}));
-    EXPECT_EQ(gpu_recorded_order({3, 0, 1, 0}), (std::vector<int>{0, 1, 2, 3}));  // 3 > 2 x 1: heavy, already first
-    EXPECT_EQ(gpu_recorded_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));        // the first frame: tile order
+    // By hand: 8 tiles of total work 240, mean 30. Above 45: tiles 2 (50)
+    // and 5 (60); above 37.5: tile 0 (40); above 30: tile 3 (33); the rest
+    // (27 is not above the mean), each group in tile order.
+    EXPECT_EQ(gpu_recorded_order({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
+    // Exactly at a bound is not above it: mean 1, tile 3 above 1.5, tile 0 at the mean.
+    EXPECT_EQ(gpu_recorded_order({1, 0, 0, 3}), (std::vector<int>{3, 0, 1, 2}));
+    EXPECT_EQ(gpu_recorded_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));  // the first frame: tile order
     EXPECT_EQ(gpu_recorded_order({0, 0, 7}), (std::vector<int>{2, 0, 1}));
+    EXPECT_EQ(groups_of_work({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
     // More tiles than the block's 1024 threads (several rounds of the scan):
-    // the host's two stable groups.
+    // the host's four stable groups.
     std::mt19937 rng(30);
-    std::uniform_int_distribution<unsigned int> chunks(0, 6);
+    std::uniform_int_distribution<unsigned int> chunks(0, 12);
     for (int tiles : {1024, 4096, 5000, 16384}) {
         std::vector<unsigned int> work(static_cast<size_t>(tiles));
         for (auto& w : work) w = chunks(rng);
-        work[tiles - 1] = 400;  // the last tile, as biglittle's heavy tiles: first now
-        work[tiles / 3] = 90;
-        unsigned long long total = 0;
-        for (unsigned int w : work) total += w;
-        std::vector<int> want;
-        for (int pass = 0; pass < 2; ++pass)
-            for (int t = 0; t < tiles; ++t)
-                if ((2ull * total < static_cast<unsigned long long>(work[t]) * tiles) == (pass == 0)) want.push_back(t);
-        EXPECT_EQ(want[0], tiles / 3);
-        EXPECT_EQ(want[1], tiles - 1);
+        work[tiles - 1] = 400;  // the last tile, as biglittle's heavy tiles: among the first now
+        const std::vector<int> want = groups_of_work(work);
+        EXPECT_LT(std::find(want.begin(), want.end(), tiles - 1) - want.begin(), tiles / 3);
         EXPECT_EQ(gpu_recorded_order(work), want) << tiles << " tiles";
     }
     EXPECT_THROW(gpu_recorded_order({}), std::invalid_argument);
