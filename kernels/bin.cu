@@ -394,11 +394,12 @@ constexpr int kRecordedOrderThreads = 1024;
 
 /// The group of a tile whose recorded work is `w`, among `tiles` tiles of
 /// total work `total` (launch_recorded_order): 0 above 1.5 x the mean, 1
-/// above 1.25 x, 2 above the mean, 3 the rest. In doubles, exact for any
-/// work below 2^32 and grids below 2^20 tiles.
+/// above 1.25 x, 2 above the mean, 3 the rest. Integer compares of w x
+/// tiles against the total x 3/2, 5/4 and 1: exact, with no overflow for
+/// work below 2^32 a tile and fewer than 2^20 tiles (both sides below 2^55).
 __device__ __forceinline__ int work_group(unsigned int w, int tiles, unsigned long long total) {
-    const double x = static_cast<double>(w) * tiles, mean = static_cast<double>(total);  // both x tiles
-    return x > 1.5 * mean ? 0 : x > 1.25 * mean ? 1 : x > mean ? 2 : 3;
+    const unsigned long long x = static_cast<unsigned long long>(w) * static_cast<unsigned long long>(tiles);
+    return 2 * x > 3 * total ? 0 : 4 * x > 5 * total ? 1 : x > total ? 2 : 3;
 }
 
 /// launch_recorded_order (stages.h): the tiles in work_group order, each

@@ -229,9 +229,9 @@ private:
         const bool persistent = kind_ == KernelKind::Persistent;
         const int bits = plan_shade_bits(plan_, lists.list != nullptr);
         const bool recorded = records_order(bits);
-        const int* order = recorded                      ? recorded_order()
-                           : persistent && lists.list ? heavy_first_order(lists)
-                                                      : nullptr;
+        // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
+        const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
+        const int* order = by_length ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -256,6 +256,7 @@ private:
                 throw std::logic_error("shade: the plan gathers circle records that setup did not allocate");
             StopParams stop{bounds_, static_cast<float>(plan_.window_per_candidate), std::ldexp(1.f, -opt_.walk_gap_bits)};
             if (recorded) stop.tile_work = recorded_.work.get();  // this frame's work, the next frame's order
+            recorded_.recorded = recorded_.recorded || recorded;
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
                           persistent_blocks_[binned], stop};
             launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | bits, s);

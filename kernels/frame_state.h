@@ -57,6 +57,9 @@ struct TileOrderBuffers {
 struct RecordedOrderBuffers {
     DeviceBuffer<unsigned int> work;
     DeviceBuffer<int> order;
+    /// A frame has recorded its work since setup (before that the work is
+    /// all zero, and the persistent kernel keeps bin.order by list length).
+    bool recorded = false;
 
     /// Sizes both for `tiles` tiles and zeroes the work (the first frame
     /// then runs in tile order), asynchronously on `stream`. Throws CudaError.
@@ -65,6 +68,7 @@ struct RecordedOrderBuffers {
     void release() {
         work.release();
         order.release();
+        recorded = false;
     }
 };
 

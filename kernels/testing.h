@@ -48,10 +48,10 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
 /// loads.size() != tiles_x * tiles_y.
 std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tiles_x, int tiles_y);
 
-/// Runs the tiled early stop's stage bin.order (launch_recorded_order, the
+/// Runs the early stop's stage bin.order (launch_recorded_order, the
 /// renderer's own call) on the recorded work `work` (chunks a tile) and
-/// copies the order back: the tiles above twice the mean work, then the
-/// others, each in tile order. Throws CudaError / NoCudaDeviceError;
+/// copies the order back: the tiles above 1.5 x the mean work, above
+/// 1.25 x, above the mean, then the rest, each group in tile order. Throws CudaError / NoCudaDeviceError;
 /// std::invalid_argument for an empty `work`.
 std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work);
 /// The most tiles the counting sort (BinPath::Counted) takes on this GPU
