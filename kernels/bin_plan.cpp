@@ -144,6 +144,18 @@ int shade_kernel_bits(int variant, bool snow) {
     return cull | layout | (snow ? variant & kShadeSnowReciprocal : records);
 }
 
+std::vector<int> recorded_order_groups(const std::vector<unsigned int>& work) {
+    const int tiles = static_cast<int>(work.size());
+    unsigned long long total = 0;
+    for (unsigned int w : work) total += w;
+    std::vector<int> order;
+    order.reserve(work.size());
+    for (int g = 0; g < 4; ++g)
+        for (int t = 0; t < tiles; ++t)
+            if (work_group(work[t], tiles, total) == g) order.push_back(t);
+    return order;
+}
+
 std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
     if (!binned) return "no binning" + shading_notes(plan);
     const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";

@@ -143,6 +143,12 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
 /// the sorting stages (more entries than one batch).
 std::string describe_path(const BinPlan& plan, bool binned, bool counted);
 
+/// The early stop's recorded order on the host, as launch_recorded_order
+/// computes it on the GPU: the tile ids by work_group of their recorded
+/// work `work` (chunks a tile), group 0 first, each group in tile order.
+/// The GPU tests' reference; an empty `work` gives an empty order.
+std::vector<int> recorded_order_groups(const std::vector<unsigned int>& work);
+
 /// The path plan_binning plans: describe_path of a frame that follows it.
 inline std::string planned_path(const BinPlan& plan) { return describe_path(plan, !plan.direct, plan.count); }
 

@@ -522,3 +522,27 @@ TEST(PairBatches, CutInInputOrderAtMostCapEach) {
 
 }  // namespace
 }  // namespace cr
+
+namespace cr {
+namespace {
+
+TEST(RecordedOrder, FourGroupsOfWorkEachInTileOrder) {
+    // By hand: 8 tiles of total work 240, mean 30. Above 45 (1.5 x): tiles
+    // 2 (50) and 5 (60); above 37.5: tile 0 (40); above 30: tile 3 (33);
+    // then the rest (27 is not above the mean).
+    EXPECT_EQ(recorded_order_groups({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
+    // At a bound is not above it: mean 2 of {3, 1, 2, 2}: 3 is 1.5 x the
+    // mean exactly (group 1: above 1.25 x), the 2s are at the mean (group 3).
+    EXPECT_EQ(work_group(3, 4, 8), 1);
+    EXPECT_EQ(work_group(2, 4, 8), 3);
+    EXPECT_EQ(recorded_order_groups({3, 1, 2, 2}), (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(recorded_order_groups({1, 0, 0, 3}), (std::vector<int>{3, 0, 1, 2}));
+    EXPECT_EQ(recorded_order_groups({0, 0, 0}), (std::vector<int>{0, 1, 2}));  // nothing recorded: tile order
+    EXPECT_TRUE(recorded_order_groups({}).empty());
+    // The largest inputs the kernel takes: no overflow (2^20 - 1 tiles of 2^32 - 1).
+    EXPECT_EQ(work_group(0xFFFFFFFFu, (1 << 20) - 1, 0xFFFFFFFFull * ((1 << 20) - 1)), 3);
+    EXPECT_EQ(work_group(0xFFFFFFFFu, (1 << 20) - 1, 0xFFFFFFFFull * ((1 << 19))), 0);
+}
+
+}  // namespace
+}  // namespace cr

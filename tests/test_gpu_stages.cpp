@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/bin_plan.h"
 #include "kernels/testing.h"
 #include "tests/gpu_skip.h"
 #include "render/core/tile_math.h"
@@ -228,24 +229,6 @@ TEST(GpuBinStage, TileOrderIsHeaviestFirst) {
     EXPECT_THROW(gpu_tile_order({1, 2, 3}, 2, 2), std::invalid_argument);
 }
 
-/// The recorded order's groups on the host (launch_recorded_order): above
-/// 1.5 x the mean work, above 1.25 x, above the mean, the rest, each in
-/// tile order. Integer compares: w x tiles against the total x 3/2, 5/4, 1.
-std::vector<int> groups_of_work(const std::vector<unsigned int>& work) {
-    const unsigned long long tiles = work.size();
-    unsigned long long total = 0;
-    for (unsigned int w : work) total += w;
-    const auto group = [&](unsigned int w) {
-        const unsigned long long x = w * tiles;
-        return 2 * x > 3 * total ? 0 : 4 * x > 5 * total ? 1 : x > total ? 2 : 3;
-    };
-    std::vector<int> want;
-    for (int g = 0; g < 4; ++g)
-        for (size_t t = 0; t < work.size(); ++t)
-            if (group(work[t]) == g) want.push_back(static_cast<int>(t));
-    return want;
-}
-
 TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
     REQUIRE_GPU();
     // By hand: 8 tiles of total work 240, mean 30. Above 45: tiles 2 (50)
@@ -256,7 +239,6 @@ TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
     EXPECT_EQ(gpu_recorded_order({1, 0, 0, 3}), (std::vector<int>{3, 0, 1, 2}));
     EXPECT_EQ(gpu_recorded_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));  // the first frame: tile order
     EXPECT_EQ(gpu_recorded_order({0, 0, 7}), (std::vector<int>{2, 0, 1}));
-    EXPECT_EQ(groups_of_work({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
     // More tiles than the block's 1024 threads (several rounds of the scan):
     // the host's four stable groups.
     std::mt19937 rng(30);
@@ -265,7 +247,7 @@ TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
         std::vector<unsigned int> work(static_cast<size_t>(tiles));
         for (auto& w : work) w = chunks(rng);
         work[tiles - 1] = 400;  // the last tile, as biglittle's heavy tiles: among the first now
-        const std::vector<int> want = groups_of_work(work);
+        const std::vector<int> want = recorded_order_groups(work);
         EXPECT_LT(std::find(want.begin(), want.end(), tiles - 1) - want.begin(), tiles / 3);
         EXPECT_EQ(gpu_recorded_order(work), want) << tiles << " tiles";
     }
