@@ -454,7 +454,7 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
                                                    : compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty,
                                                                                                   chunk, sh);
         if (hits == 0) continue;
-        __syncthreads();  // the list is complete
+        if (chunk != 0 || listed < 0) __syncthreads();  // the list is complete (a reused one: since the barrier above)
         if (one)
             blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
         else
