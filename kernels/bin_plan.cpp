@@ -109,6 +109,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
     const bool countable = !plan.compact && bins <= count_tile_limit;
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
+    plan.staged_place = plan.count && o.staged_place;
     return plan;
 }
 
@@ -160,7 +161,10 @@ std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
     if (!binned) return "no binning" + shading_notes(plan);
     const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";
     std::string p = plan.compact ? "bin.compact, " + bins
-                                 : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
+                                 : (!counted                ? "sorted "
+                                    : plan.staged_place ? "counting sort (staged place), "
+                                                        : "counting sort, ") +
+                                       bins + (plan.split ? ", split" : "");
     if (plan.strips) p += "; strip masks";
     if (plan.row_cull) p += "; row culling";
     if (plan.coalesce) p += plan.guess ? "; early stop, guessed start" : "; early stop";

@@ -50,6 +50,9 @@ struct BinPlan {
     /// The exact kernels gather flat circles from their 32-byte records
     /// (CudaOptions::circle_records).
     bool records = false;
+    /// The counting sort's bin.place stages its entries in tile order
+    /// (CudaOptions::staged_place; with `count`).
+    bool staged_place = false;
 };
 
 /// The template bits of every 16x16, 4-row shading kernel that

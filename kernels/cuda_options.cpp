@@ -154,6 +154,13 @@ const std::vector<CudaOptionKey> kKeys = {
          const int i = word_index(v, {"arrays", "records"});
          return i >= 0 && (o.circle_records = i == 1, true);
      }},
+    {"place", "direct|staged", kBinned,
+     "the counting sort's bin.place: each window's entries stored where they belong, or staged in shared memory in "
+     "tile order and stored from consecutive slots",
+     [](const std::string& v, CudaOptions& o) {
+         const int i = word_index(v, {"direct", "staged"});
+         return i >= 0 && (o.staged_place = i == 1, true);
+     }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) { return set_number(v, 1, 32, o.count_chunks_per_sm); }},
 };

@@ -207,6 +207,7 @@ private:
         b.speculation = opt_.speculation;
         b.fill_per_thread = opt_.fill_per_thread;
         b.count_chunks_per_sm = opt_.count_chunks_per_sm;
+        b.staged_place = plan_.staged_place;
         b.front_to_back = kind_ == KernelKind::FrontToBack;
         return b;
     }

@@ -188,6 +188,13 @@ struct CudaOptions {
     /// a circle). The same values, so the same images. CR_CUDA_OPTIONS
     /// gather=arrays|records.
     bool circle_records = false;
+    /// How the counting sort's bin.place writes its entries: false, each
+    /// window straight to the tiles' lists (a warp's stores to about as many
+    /// tiles as it has entries); true, staged per batch in shared memory in
+    /// tile order and written out from consecutive slots
+    /// (kernels/bin_count.cu, place_round_staged). The same lists.
+    /// CR_CUDA_OPTIONS place=direct|staged.
+    bool staged_place = false;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's

@@ -151,6 +151,7 @@ struct CountChunks {
     int64_t per_chunk = 0;
     int tiles = 0;
     int split_shift = 0;  ///< log2 of the bins' side in tiles when bin.split follows (0: single tiles)
+    bool staged = false;  ///< bin.place stages each round's entries in tile order (CR_CUDA_OPTIONS place=staged)
 };
 
 /// Chunks for `circles` circles on `tiles` tiles: chunks_per_sm per
@@ -159,9 +160,12 @@ struct CountChunks {
 /// split_coarse tiles (1, 2 or 4) when bin.split follows: bin.count then
 /// keeps each circle's fine range and bin.place writes (circle, tile mask)
 /// pairs for bin.split. Also lets bin.place use the device's shared memory
-/// (once, at setup). Throws std::invalid_argument past count_tile_limit()
-/// tiles or for another split_coarse.
-CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1);
+/// (once, at setup). `staged`: bin.place writes through shared memory in
+/// tile order (kernels/bin_count.cu, place_round_staged), which needs 4
+/// more bytes a tile and 32 KiB more a block. Throws std::invalid_argument
+/// past count_tile_limit() tiles (or, staged, past what the staged kernel
+/// takes: 8192 on the H100 and H200) or for another split_coarse.
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1, bool staged = false);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box
 /// overlaps each tile of `g` (bin.fill's conservative test), as the

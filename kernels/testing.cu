@@ -75,7 +75,7 @@ BinListing split_listing(BinnedLists bins, const TileGrid& tiles, const TileGrid
 }  // namespace
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
-                         int chunks_per_sm) {
+                         int chunks_per_sm, bool staged_place) {
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
@@ -100,7 +100,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
             throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (Counted, coarse 1) or "
                                         "bins of 2x2 or 4x4 tiles to split (CountedSplit)");
         CountingStages stages;
-        stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, ctx);
+        stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, staged_place, ctx);
         stages.count(c, g, true, ctx);
         const unsigned long long entries = total_on_host(stages.total(), s);
         const BinnedLists placed = stages.place(c, g, entries, ctx);

@@ -33,12 +33,13 @@ enum class BinPath {
 /// give one run per bin (tiles_x/tiles_y/tile describe the bin grid); for
 /// Compact `list` is the whole buffer, of which only the runs are lists.
 /// SortedSplit gives one run per tile. Counted and CountedSplit give one run
-/// per tile, their chunks chunks_per_sm per multiprocessor. Throws CudaError /
+/// per tile, their chunks chunks_per_sm per multiprocessor, bin.place
+/// staged in tile order with `staged_place`. Throws CudaError /
 /// NoCudaDeviceError; std::invalid_argument for SortedSplit and
 /// CountedSplit with coarse other than 2 or 4, and for Counted with coarse
 /// other than 1.
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse = 1,
-                         BinPath path = BinPath::Sorted, int chunks_per_sm = 4);
+                         BinPath path = BinPath::Sorted, int chunks_per_sm = 4, bool staged_place = false);
 
 /// Runs stage bin.order (TileOrderBuffers::heavy_first, the renderer's own
 /// call) on a tiles_x x tiles_y grid of 16-pixel tiles whose lists have

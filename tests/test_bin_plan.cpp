@@ -272,6 +272,32 @@ TEST(BinPlan, ALaunchCarriesThePlansBits) {
     }
 }
 
+TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
+    // place=staged is a way of writing bin.place's entries: every kernel
+    // that bins by the counting sort takes it, and the path says so; where
+    // no counting sort runs (bin.compact, the sorting stages, no binning)
+    // there is nothing to stage.
+    const TileGrid g = make_tile_grid(1024, 1024, 16);
+    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
+        return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
+    };
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "place=staged"),
+              "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start");
+    EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "place=staged"),
+              "counting sort (staged place), 1x1-tile bins; strip masks");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "place=staged"), "bin.compact, 4x4-tile bins");
+    EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "place=staged"), "no binning");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off,place=staged", 16384, 16384),
+              "sorted 2x2-tile bins");
+    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "place=staged").staged_place);
+    EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "place=direct").staged_place);
+    EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "").staged_place);  // direct by default
+    BinPlan p;
+    p.coarse = 4;
+    p.count = p.split = p.staged_place = true;
+    EXPECT_EQ(describe_path(p, true, false), "sorted 4x4-tile bins, split");  // a frame past one batch: no bin.place
+}
+
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
     BinPlan p;
     p.coarse = 4;
@@ -296,8 +322,8 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 50u);
-    EXPECT_EQ(cuda_option_keys().size(), 26u);
+    EXPECT_EQ(words, 52u);
+    EXPECT_EQ(cuda_option_keys().size(), 27u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {

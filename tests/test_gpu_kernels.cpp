@@ -315,7 +315,10 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     for (const char* opts : {"spec=tight,direct=0,bins=sort,count=off", "spec=tight,direct=0,bins=sort,strips=on,count=off",
                              "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread,count=off",
                              "spec=tight,direct=0,bins=sort,coarse=1,count=on", "spec=tight,direct=0,bins=sort,coarse=1,count=on,strips=on",
-                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on"}) {
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on",
+                             // bin.place staged: the entries past the capacity are dropped at the write-out
+                             "spec=tight,direct=0,bins=sort,coarse=1,count=on,place=staged",
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on,place=staged"}) {
         CudaOptions o = parse_cuda_options(opts);
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
@@ -460,7 +463,10 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     // split); bins of 4x4 and 2x2 tiles, counted and then split (exact
     // kernels) or shaded per bin (ftb; a frame that overflows its capacity
     // is GrowingSceneIsBinnedAgain's). Exact kernels: every float equals
-    // cpuref's; ftb within its bound.
+    // cpuref's; ftb within its bound. place=staged: bin.place writes
+    // through shared memory in tile order (one batch a round, or many:
+    // biglittle's and the oversized circle's rounds hold thousands of
+    // entries); the same lists, so the same floats.
     auto cases = far_and_zero_scenes();
     cases.push_back({named(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}}),
                            "larger than the picture"), {1000, 600}});
@@ -472,7 +478,11 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                               {"count=on,direct=0,bins=sort,coarse=1", "count=on,direct=0,bins=sort,coarse=1,chunks=1",
                                "count=on,direct=0,bins=sort,coarse=1,chunks=32,strips=on",
                                "count=on,direct=0,bins=sort,coarse=1,batch=5000", "count=on,direct=0,bins=sort,coarse=4,chunks=32",
-                               "count=on,direct=0,bins=sort,coarse=2", "count=on,direct=0,bins=sort,coarse=4,batch=16000"},
+                               "count=on,direct=0,bins=sort,coarse=2", "count=on,direct=0,bins=sort,coarse=4,batch=16000",
+                               "count=on,direct=0,bins=sort,coarse=1,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=1,chunks=1,strips=on,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=4,chunks=32,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=2,batch=16000,place=staged"},
                               [](const std::string& path, const std::string& opts, KernelKind k) {
                                   // batch=N: frames of more entries take the sorted batches, and say so
                                   const bool batched = opts.find("batch=") != std::string::npos;
@@ -487,7 +497,9 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                                   const auto starts = [&](const std::string& s) {
                                       return path.rfind(s + split, 0) == 0 || (early && path.rfind(s + ";", 0) == 0);
                                   };
-                                  return starts("counting sort, " + bins + "-tile bins") ||
+                                  const bool staged = opts.find("place=staged") != std::string::npos;
+                                  const std::string counted = staged ? "counting sort (staged place), " : "counting sort, ";
+                                  return starts(counted + bins + "-tile bins") ||
                                          (batched && starts("sorted " + bins + "-tile bins"));
                               });
 }

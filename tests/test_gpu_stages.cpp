@@ -137,10 +137,12 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
                               what + " sorted" + bins);
             expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::SortedSplit), host_bins(s, k.w, k.h, 16),
                               what + " split from" + bins);
-            for (int chunks : {1, 32})  // the counting sort's bins and keys, split
-                expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::CountedSplit, chunks),
-                                  host_bins(s, k.w, k.h, 16),
-                                  what + " counted and split from" + bins + ", " + std::to_string(chunks) + " chunks an SM");
+            for (int chunks : {1, 32})  // the counting sort's bins and keys, split; bin.place direct and staged
+                for (bool staged : {false, true})
+                    expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::CountedSplit, chunks, staged),
+                                      host_bins(s, k.w, k.h, 16),
+                                      what + " counted and split from" + bins + ", " + std::to_string(chunks) +
+                                          " chunks an SM" + (staged ? ", staged" : ""));
         }
     }
 }
@@ -154,19 +156,22 @@ TEST(GpuBinStage, CountedListsEqualHostBinning) {
     // circles). micro2M on 300x200 puts ~8000 circles on each of 247 tiles
     // (every window ranks long groups of one tile), biglittle's large
     // circles are counted by whole warps, pattern on 8x8 tiles has 4096
-    // tiles, rand1M at 1024x1024 5.6 M entries on 4096 tiles.
+    // tiles, rand1M at 1024x1024 5.6 M entries on 4096 tiles. bin.place
+    // direct and staged (through shared memory in tile order, in batches
+    // of 2048 entries: biglittle's rounds take many) give the same lists.
     struct Case {
         const char* scene;
         int w, h, tile;
     };
     for (const Case& k : {Case{"rand10k", 257, 129, 16}, Case{"biglittle", 1000, 600, 16}, Case{"pattern", 512, 512, 8},
                           Case{"micro2M", 300, 200, 16}, Case{"rgb", 1, 1, 16}, Case{"rand1M", 1024, 1024, 16}})
-        for (int chunks : {1, 4, 32}) {
+        for (int chunks : {1, 4, 32})
+        for (bool staged : {false, true}) {
             const Scene s = make_scene(k.scene, 5);
             const auto want = host_bins(s, k.w, k.h, k.tile);
-            const BinListing gpu = gpu_bin_lists(s, k.w, k.h, k.tile, 1, BinPath::Counted, chunks);
+            const BinListing gpu = gpu_bin_lists(s, k.w, k.h, k.tile, 1, BinPath::Counted, chunks, staged);
             const std::string what = std::string(k.scene) + " " + std::to_string(k.w) + "x" + std::to_string(k.h) +
-                                     " counted, " + std::to_string(chunks) + " chunks an SM";
+                                     " counted, " + std::to_string(chunks) + " chunks an SM" + (staged ? ", staged" : "");
             expect_runs_equal(gpu, want, what);
             size_t pairs = 0;
             for (const auto& l : want) pairs += l.size();
@@ -192,10 +197,12 @@ TEST(GpuBinStage, CountedListsAtTheTileLimit) {
     if (limit < 8192) GTEST_SKIP() << "this GPU's counting sort takes " << limit << " tiles";
     const Scene s = make_scene("micro2M", 6);
     const auto want = host_bins(s, 2048, 1024, 16);
-    for (int chunks : {1, 3}) {
-        const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks);
-        expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM");
-    }
+    for (int chunks : {1, 3})
+        for (bool staged : {false, true}) {  // staged: 4 bytes more a tile, 32 KiB more a block, still 8192 tiles
+            const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks, staged);
+            expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM" +
+                                             (staged ? ", staged" : ""));
+        }
 }
 
 /// Tile ids by key, largest first, ties in id order (a stable sort).
