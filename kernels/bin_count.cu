@@ -49,13 +49,25 @@
 //              (no byte above its warp) moves the running position on and
 //              clears the counter after the next barrier. Entries at or
 //              past the capacity are not written.
+//              Staged (CR_CUDA_OPTIONS place=staged): a direct window's 32
+//              stores of a warp go to about as many tiles' lists (rand1M:
+//              30 sectors a store request). Staged, the round's entries,
+//              kStageEntries at a time, are first found and counted per
+//              tile (shared atomics), a block-level exclusive scan of the
+//              counts gives each tile a run of slots, the same windows
+//              rank them into those slots in shared memory with their
+//              positions, and consecutive threads then store consecutive
+//              slots: a warp's stores cover a few runs of consecutive
+//              positions. The lists are the same.
 //
 // Barriers: bin.count two (histogram cleared; histogram complete); bin.scan
 // two; bin.place three in its start (totals loaded, segment sums written,
 // starts scanned; block 0 one more for the pair total), then per round the
 // block scan's two and one after it (tile ranges and first entries
 // written), three per window (before the counters are added to, after;
-// after every entry has read them) and one at the end of the round. Every
+// after every entry has read them) and one at the end of the round; staged,
+// per batch one after counting, the scan's two, the windows' three each,
+// one after the windows and one after the write-out. Every
 // loop that contains a barrier (rounds, windows) has the same bounds in
 // every thread of the block; the scan in the start loops per warp with the
 // same bounds in every lane.
