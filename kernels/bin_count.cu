@@ -420,19 +420,29 @@ struct StageScratch {
 /// of entries in the batch and becomes running[t] - (the batch's entries of
 /// the tiles before t), so an entry at position pos goes to slot pos -
 /// slot_of[t]: the batch's entries sorted by tile, each tile's in input
-/// order. Each thread scans a run of consecutive tiles. Contains the block
-/// scan's two barriers (every thread calls it).
+/// order. As start_positions scans: each warp a segment of consecutive
+/// tiles, its lanes on consecutive words (no bank conflicts), after the
+/// sums of the segments before it. One barrier (every thread calls it);
+/// the caller's next barrier fences the new slot_of.
 __device__ __forceinline__ void batch_slots(int tiles, const unsigned int* running, unsigned int* slot_of,
                                             int* warp_totals) {
-    const int per = (tiles + kThreads - 1) / kThreads;
-    const int t0 = min(tiles, int(threadIdx.x) * per), t1 = min(tiles, t0 + per);
-    int sum = 0, total = 0;  // at most kStageEntries
-    for (int t = t0; t < t1; ++t) sum += int(slot_of[t]);
-    unsigned int at = static_cast<unsigned int>(block_exclusive_scan<kThreads>(sum, warp_totals, total));
-    for (int t = t0; t < t1; ++t) {
-        const unsigned int n = slot_of[t];
-        slot_of[t] = running[t] - at;
-        at += n;
+    constexpr int kWarps = kThreads / 32;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int per = ((tiles + kWarps - 1) / kWarps + 31) & ~31;
+    const int t0 = min(tiles, warp * per), t1 = min(tiles, t0 + per);
+    int sum = 0;  // a batch's entries: at most kStageEntries
+    for (int t = t0 + lane; t < t1; t += 32) sum += int(slot_of[t]);
+    for (int d = 16; d > 0; d >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    if (lane == 0) warp_totals[warp] = sum;
+    __syncthreads();
+    unsigned int carry = 0;
+    for (int w = 0; w < warp; ++w) carry += unsigned(warp_totals[w]);
+    for (int base = t0; base < t1; base += 32) {  // the same steps in every lane of the warp
+        const int t = base + lane;
+        const unsigned int n = t < t1 ? slot_of[t] : 0u;
+        const unsigned int inclusive = warp_inclusive_scan(n);
+        if (t < t1) slot_of[t] = running[t] - (carry + inclusive - n);
+        carry += __shfl_sync(0xffffffffu, inclusive, 31);
     }
 }
 
@@ -443,9 +453,9 @@ __device__ __forceinline__ void batch_slots(int tiles, const unsigned int* runni
 /// memory with their position, and (4) written out by consecutive threads
 /// from consecutive slots: a warp's 32 stores go to runs of consecutive
 /// positions (about 7 entries a tile on rand1M's 256 bins, against one
-/// entry a tile in a direct window). Barriers: one after (1), the scan's
-/// two in (2), three a window in (3), one after (3) and one after (4);
-/// every loop that holds one has block-uniform bounds.
+/// entry a tile in a direct window). Barriers: one after (1), one in (2),
+/// three a window in (3), one after (3) and one after (4), which also ends
+/// the round; every loop that holds one has block-uniform bounds.
 __device__ __forceinline__ void place_round_staged(int entries, int64_t r0, const uint2* ranges, const TileGrid& g,
                                                    int split_shift, const int* first_entry, const int* tx0,
                                                    const int* ty0, const int* width, const PlaceRanks& r,
@@ -519,25 +529,29 @@ __global__ void __launch_bounds__(kThreads)
     const int tiles = g.tile_count(), b = blockIdx.x;
     uint2* staged = reinterpret_cast<uint2*>(counters + tiles);
     const PlaceRanks r{counters, reinterpret_cast<unsigned int*>(staged + (STAGED ? kStageEntries : 0))};
-    unsigned int* slot_of = r.running + tiles;
-    int* tile_owner = reinterpret_cast<int*>(slot_of + tiles);
-    const StageScratch st{staged, tile_owner, reinterpret_cast<unsigned int*>(tile_owner + kStageEntries), slot_of};
+    StageScratch st{};  // STAGED only: past the direct kernel's allocation otherwise
+    if constexpr (STAGED) {
+        unsigned int* slot_of = r.running + tiles;
+        int* tile_owner = reinterpret_cast<int*>(slot_of + tiles);
+        st = StageScratch{staged, tile_owner, reinterpret_cast<unsigned int*>(tile_owner + kStageEntries), slot_of};
+    }
     for (int t = threadIdx.x; t < tiles; t += kThreads) {
         counters[t] = 0;
-        if (STAGED) slot_of[t] = 0;
+        if constexpr (STAGED) st.slot_of[t] = 0;
     }
     start_positions(tiles, prefix, tile_totals, gridDim.x, chunk_entries, r.running, start, end, total);
     const int64_t c0 = int64_t(b) * per_chunk, c1 = min(count, c0 + per_chunk);
     for (int64_t r0 = c0; r0 < c1; r0 += kRoundCircles) {  // the same rounds in every thread
         const int entries = number_round(ranges, split_shift, r0, c1, first_entry, tx0, ty0, width, warp_totals);
         __syncthreads();  // first_entry and the tile ranges are complete (and, first round, the counters)
-        if (STAGED)
+        if constexpr (STAGED) {  // its batches end with a barrier; a round without entries read no scratch
             place_round_staged(entries, r0, ranges, g, split_shift, first_entry, tx0, ty0, width, r, st, warp_totals,
                                capacity, list, pairs);
-        else
+        } else {
             place_round_direct(entries, r0, ranges, g, split_shift, first_entry, tx0, ty0, width, r, capacity, list,
                                pairs);
-        __syncthreads();  // the next round rewrites the scratch this one read
+            __syncthreads();  // the next round rewrites the scratch this one read
+        }
     }
 }
 
@@ -587,6 +601,8 @@ int split_shift_of(int coarse) {
 }  // namespace
 
 int count_tile_limit() { return tiles_fitting(place_shared_limit<false>(), false); }
+
+int staged_place_tile_limit() { return tiles_fitting(place_shared_limit<true>(), true); }
 
 CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse, bool staged) {
     const int shift = split_shift_of(split_coarse);

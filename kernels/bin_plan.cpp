@@ -76,7 +76,7 @@ double mean_coverage(const Scene& s) {
 // kCoalesceDepth circles deep, which then reads only its lists' ends too
 // (no bin.split where circles span kStopSplitTiles tiles or more).
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
-                     bool bounded) {
+                     bool bounded, int staged_tile_limit) {
     const double mean = mean_tiles_per_circle(s, g);
     BinPlan plan = plan_bins(s, g, o, mean);
     plan.direct = static_cast<long long>(s.count()) * g.tile_count() <= o.direct_limit;
@@ -109,7 +109,7 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
     const bool countable = !plan.compact && bins <= count_tile_limit;
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
-    plan.staged_place = plan.count && o.staged_place;
+    plan.staged_place = plan.count && o.staged_place && bins <= staged_tile_limit;
     return plan;
 }
 

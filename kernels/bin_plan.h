@@ -5,6 +5,7 @@
 // carries the plan out.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -136,8 +137,12 @@ double mean_coverage(const Scene& s);
 /// for tiled and persistent on flat scenes whose pixels are covered by at
 /// least kCoalesceDepth circles on average (mean_coverage), and never for a
 /// teaching variant or another shape.
+/// `staged_tile_limit`: the most bins bin.place takes staged
+/// (staged_place_tile_limit(); below count_tile_limit on GPUs that give a
+/// block less shared memory); past it place=staged is ignored and the path
+/// says so.
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
-                     bool bounded = true);
+                     bool bounded = true, int staged_tile_limit = INT_MAX);
 
 /// The path a frame took, as WorkCounts::path says it ("no binning",
 /// "bin.compact, 4x4-tile bins", "counting sort, 4x4-tile bins, split",

@@ -60,7 +60,8 @@ public:
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
         bounds_ = value_bounds(s);
-        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid);
+        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid,
+                             opt_.staged_place ? staged_place_tile_limit() : count_tile_limit());
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);

@@ -144,6 +144,12 @@ constexpr int kMaxCountTiles = 8192;
 /// arrays plus 12 bytes a tile) leaves of the device's opt-in limit a block.
 int count_tile_limit();
 
+/// The most tiles (or bins) bin.place takes staged (CR_CUDA_OPTIONS
+/// place=staged): 4 bytes more a tile and 32 KiB more a block than
+/// count_tile_limit's, so 8192 on the H100 and H200, fewer elsewhere (about
+/// 7350 on the A100, 3250 on sm_86 and sm_89).
+int staged_place_tile_limit();
+
 /// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
 /// consecutive circles (the last fewer), for grids of at most `tiles` tiles.
 struct CountChunks {

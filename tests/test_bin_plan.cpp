@@ -292,6 +292,14 @@ TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
     EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "place=staged").staged_place);
     EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "place=direct").staged_place);
     EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "").staged_place);  // direct by default
+    // a GPU that gives a block less shared memory (sm_86 and sm_89: 3256 bins staged, 7072 direct) stages
+    // rand1M's 256 bins but not micro2M's 4096 tiles, which it still counts
+    const CudaOptions staged = parse_cuda_options("place=staged");
+    const BinPlan micro = plan_binning(make_scene("micro2M", 0), g, KernelKind::Tiled, staged, 7072, true, 3256);
+    EXPECT_TRUE(micro.count);
+    EXPECT_FALSE(micro.staged_place);
+    EXPECT_EQ(planned_path(micro), "counting sort, 1x1-tile bins; strip masks");
+    EXPECT_TRUE(plan_binning(make_scene("rand1M", 0), g, KernelKind::Tiled, staged, 7072, true, 3256).staged_place);
     BinPlan p;
     p.coarse = 4;
     p.count = p.split = p.staged_place = true;

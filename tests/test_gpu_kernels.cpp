@@ -337,6 +337,9 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
             }
         }
         EXPECT_GE(r->work().binning_redos, 5) << r->name();
+        if (std::string(opts).find("place=staged") != std::string::npos) {
+            EXPECT_EQ(r->work().path.rfind("counting sort (staged place), ", 0), 0u) << r->name() << " " << r->work().path;
+        }
     }
 }
 
