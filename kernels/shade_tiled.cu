@@ -572,8 +572,10 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
                        unsigned int* tile_counter, const int* order, StopParams stop) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
-    if (!PERSISTENT) {  // `order`: the recorded order (launch_recorded_order), or tile order
-        const int tile = order != nullptr ? order[blockIdx.x] : static_cast<int>(blockIdx.x);
+    if (!PERSISTENT) {  // `order`: the early stop's recorded order (launch_recorded_order), or tile order
+        // (kernels that do not stop early never get an order: compiled out, so their registers do not move)
+        const bool ordered = (VARIANT & kCoalesce) != 0 && order != nullptr;
+        const int tile = ordered ? order[blockIdx.x] : static_cast<int>(blockIdx.x);
         shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile, stop, sh);
         return;
     }

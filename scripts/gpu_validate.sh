@@ -64,8 +64,9 @@
 #                build with order=off, then PART=all30 (the recorded order's
 #                and the reused chunk's call; docs/PERFORMANCE.md)
 #   PART=place30 place=direct against place=staged (bin.place's entries staged
-#                in tile order), twice, interleaved; snowsingle by this build
-#                and .ab/render_lite (snow's ramp), twice; then --check with
+#                in tile order), twice, interleaved; snowsingle and micro2M by
+#                this build and .ab/render_lite (snow's ramp, the strip masks'
+#                32-bit atomics), twice; then --check with
 #                place=staged on every scene, the binning GPU tests and the
 #                sanitizer through the staged kernel, side by side
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
@@ -558,7 +559,8 @@ part_next30() {
 # The staged bin.place's call (docs/PERFORMANCE.md, "bin.place staged in
 # tile order"): benches of place=direct and place=staged interleaved (direct,
 # staged, direct, staged) on the scenes the counting sort bins, snowsingle
-# by this build and by .ab/render_lite (the snow ramp's A/B), then, beside
+# and micro2M by this build and by .ab/render_lite (the snow ramp's and the
+# strip masks' atomics' A/B), then, beside
 # each other and untimed, --check with place=staged on every scene, the
 # binning GPU tests and compute-sanitizer through the staged kernel, all
 # stopped by PLACE_END_S (seconds since the start; default 560).
@@ -574,13 +576,13 @@ part_place30() {
     done
   done
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
-  for i in 1 2; do  # snow's ramp by comparisons: this build against .ab/render_lite (the ramp by an int index)
+  for i in 1 2; do  # this build against .ab/render_lite (main): snow's ramp (snowsingle), the strip masks' 32-bit atomics (micro2M)
     for o in this lite; do
       local bin=$R; [ $o = lite ] && bin=.ab/render_lite
       [ -x "$bin" ] || continue
-      $bin bench --repeat 5 --renderers tiled,persistent --scenes snowsingle --json "$L/ramp_${i}_$o.json" \
+      $bin bench --repeat 5 --renderers tiled,persistent,ftb --scenes snowsingle,micro2M --json "$L/ramp_${i}_$o.json" \
         > "$L/ramp_${i}_$o.txt" 2>/dev/null
-      say "snowsingle, $o ($i):"; say "$(grep -E '^snowsingle +(tiled|persistent) +(events|clear)' "$L/ramp_${i}_$o.txt")"
+      say "snowsingle, micro2M, $o ($i):"; say "$(grep -E '^(snowsingle|micro2M) +(tiled|persistent|ftb) +(events|clear)' "$L/ramp_${i}_$o.txt")"
     done
   done
   b=$((${PLACE_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
