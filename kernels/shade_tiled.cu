@@ -608,6 +608,8 @@ void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g
 /// tiled or persistent.
 template <bool SNOW, int BITS>
 void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
+    if (!l.persistent && l.order != nullptr && (BITS & kCoalesce) == 0)  // the kernel would shade in tile order
+        throw std::logic_error("shade: the tiled kernel takes a tile order only where it stops early");
     if (l.persistent)
         shade_tiles_kernel<16, 4, SNOW, true, BITS><<<l.blocks, 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
                                                                           l.order, l.stop);

@@ -294,9 +294,10 @@ struct StopParams {
 /// frame's deferred clear); persistent: `blocks` resident blocks pulling
 /// tiles from `counter` (must be 0), in `order` when not null (tile ids,
 /// heaviest first); tiled: one block a tile (blocks and counter unused),
-/// block b shading tile order[b] when `order` is not null (the 16x16,
-/// 4-row kernels; launch_recorded_order), else tile b; `stop`: the early
-/// stop's parameters.
+/// block b shading tile order[b] when `order` is not null (only the 16x16,
+/// 4-row kernels that stop early take one: launch_recorded_order's;
+/// std::logic_error for any other), else tile b; `stop`: the early stop's
+/// parameters.
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;

@@ -75,14 +75,15 @@ struct Fragment {
 /// The index and the table entries come from three comparisons of s, not
 /// from a float-to-int conversion, an int-to-float one and selects on the
 /// int (on the GPU two conversions run on the quarter-rate pipe): the same
-/// base, w and entries for every s below 2^31 and for NaN (base 0: below
-/// 1 and for NaN, int(s) gave 0 too; above, int(s) is undefined on the
-/// host; a covered pixel's t is at most about 1), so the same floats. Multiplying by blue's 1 is
+/// base, w and entries for every s below 2^31 and for NaN, so the same
+/// floats: below 1, int(s) clamped to 0..3 gave base 0 too; for NaN the
+/// host's int(s) is INT_MIN and the GPU's 0, both clamped to 0; past 2^31
+/// int(s) is undefined on the host. A covered pixel's t is at most about 1. Multiplying by blue's 1 is
 /// exact, so blue is v + w. scripts/probes/snow_ramp_check.cpp compares it
 /// with the table lookup for every float t, every bit.
 CR_HD void snow_ramp(float t, float& r, float& g, float& b) {
     const float s = mul_rn(t, 4.f);
-    const bool at1 = s >= 1.f, at2 = s >= 2.f, at3 = s >= 3.f;  // base >= 1, 2, 3 (false for NaN)
+    const bool at1 = s >= 1.f, at2 = s >= 2.f, at3 = s >= 3.f;  // base >= 1, 2, 3 (all false for NaN)
     const float base = at3 ? 3.f : at2 ? 2.f : at1 ? 1.f : 0.f;
     const float w = sub_rn(s, base);
     const float v = sub_rn(1.f, w);

@@ -3,12 +3,16 @@
 // conversion of s = 4t, clamped to 0..3, and the table's rows selected by
 // that int), for every one of the 2^32 float bit patterns of t, every bit
 // of red, green and blue (two NaNs count as equal). The table lookup's
-// int(s) is undefined past 2^31 on the host (x86 gives INT_MIN, the GPU
-// saturates), so differences are counted apart for t below 2^29 (the claim:
-// none) and at or above it (a covered pixel's t is at most about 1).
+// int(s) is undefined past 2^31 on the host (x86 gives INT_MIN, so the old
+// host code took row 0 there); the reference below takes the GPU's
+// saturating conversion (row 3), as the new code does. Differences are
+// counted apart for t below 2^29 (the claim: none) and at or above it
+// (against the GPU's conversion; a covered pixel's t is at most about 1,
+// so neither the old host rows nor these can appear in an image).
 //
-// Build and run (from the project root; no GPU, no library):
-//   g++ -O2 -fopenmp -std=c++17 -I. scripts/probes/snow_ramp_check.cpp -o /tmp/snow_ramp_check
+// Build and run (from the project root; no GPU, no library; the project's
+// host code is built without FMA contraction, so is this):
+//   g++ -O2 -ffp-contract=off -fopenmp -std=c++17 -I. scripts/probes/snow_ramp_check.cpp -o /tmp/snow_ramp_check
 //   /tmp/snow_ramp_check
 #include <cmath>
 #include <cstdint>
@@ -63,7 +67,7 @@ int main() {
         ++checked;
     }
     std::printf("snow_ramp against the table lookup: %lld floats t, %lld differ below 2^29 (must be 0), %lld at or "
-                "above (the old int(s) past 2^31)\n",
+                "above (against the GPU's saturating int(s))\n",
                 checked, low, high);
     return low == 0 ? 0 : 1;
 }
