@@ -78,9 +78,10 @@ struct Fragment {
 /// base, w and entries for every s below 2^31 and for NaN, so the same
 /// floats: below 1, int(s) clamped to 0..3 gave base 0 too; for NaN the
 /// host's int(s) is INT_MIN and the GPU's 0, both clamped to 0; past 2^31
-/// int(s) is undefined on the host. A covered pixel's t is at most about 1. Multiplying by blue's 1 is
-/// exact, so blue is v + w. scripts/probes/snow_ramp_check.cpp compares it
-/// with the table lookup for every float t, every bit.
+/// int(s) is undefined on the host. A covered pixel's t is at most about 1.
+/// Multiplying by blue's 1 is exact, so blue is v + w.
+/// scripts/probes/snow_ramp_check.cpp compares it with the table lookup for
+/// every float t, every bit.
 CR_HD void snow_ramp(float t, float& r, float& g, float& b) {
     const float s = mul_rn(t, 4.f);
     const bool at1 = s >= 1.f, at2 = s >= 2.f, at3 = s >= 3.f;  // base >= 1, 2, 3 (all false for NaN)
