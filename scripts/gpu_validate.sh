@@ -586,8 +586,8 @@ part_place30() {
     done
   done
   b=$((${PLACE_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
-  ( SANITIZE_KERNELS="tiled ftb" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" SANITIZE_VARIANTS="" \
-      SANITIZE_OPTIONS="$PLACE_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="memcheck racecheck synccheck" \
+  ( SANITIZE_KERNELS="tiled" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" SANITIZE_VARIANTS="" \
+      SANITIZE_OPTIONS="$PLACE_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="racecheck synccheck memcheck" \
       timeout $b bash scripts/gpu_sanitize.sh > "$L/sanitize_place.txt" 2>&1
     say "place sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_place.txt") $(grep -c ' rc=0 ' "$L/sanitize_place.txt") clean runs"
     grep -E ' rc=[1-9]' "$L/sanitize_place.txt" | tee -a "$OUT/summary.txt" ) &
