@@ -570,7 +570,7 @@ part_place30() {
   local i o b
   for i in 1 2; do
     for o in place=direct place=staged; do
-      CR_CUDA_OPTIONS=$o $R bench --repeat 5 --renderers tiled,ftb --scenes rand100k,rand1M,micro2M,snowsingle \
+      CR_CUDA_OPTIONS=$o $R bench --repeat ${PLACE_REPEAT:-3} --renderers tiled,ftb --scenes rand100k,rand1M,micro2M,snowsingle \
         --json "$L/place_${i}_${o#place=}.json" > "$L/place_${i}_${o#place=}.txt" 2>/dev/null
       say "$o ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|ftb) +(events|clear)' "$L/place_${i}_${o#place=}.txt")"
     done
@@ -580,9 +580,10 @@ part_place30() {
     for o in this lite; do
       local bin=$R; [ $o = lite ] && bin=.ab/render_lite
       [ -x "$bin" ] || continue
-      $bin bench --repeat 5 --renderers tiled,persistent,ftb --scenes snowsingle,micro2M --json "$L/ramp_${i}_$o.json" \
-        > "$L/ramp_${i}_$o.txt" 2>/dev/null
-      say "snowsingle, micro2M, $o ($i):"; say "$(grep -E '^(snowsingle|micro2M) +(tiled|persistent|ftb) +(events|clear)' "$L/ramp_${i}_$o.txt")"
+      $bin bench --repeat ${PLACE_REPEAT:-3} --renderers tiled,persistent,ftb --scenes snowsingle,micro2M,rgb,pattern \
+        --json "$L/ramp_${i}_$o.json" > "$L/ramp_${i}_$o.txt" 2>/dev/null
+      say "snowsingle, micro2M, rgb, pattern, $o ($i):"
+      say "$(grep -E '^(snowsingle|micro2M|rgb|pattern) +(tiled|persistent|ftb) +(events|clear)' "$L/ramp_${i}_$o.txt")"
     done
   done
   b=$((${PLACE_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
@@ -592,9 +593,9 @@ part_place30() {
     say "place sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_place.txt") $(grep -c ' rc=0 ' "$L/sanitize_place.txt") clean runs"
     grep -E ' rc=[1-9]' "$L/sanitize_place.txt" | tee -a "$OUT/summary.txt" ) &
   scene_checks "tiled persistent ftb" place=staged pcheck "place=staged checks at 1024" &
-  timeout $b ./.dev/gpu_tests --gtest_filter='GpuBinStage.*:GpuCounting.*:GpuLaterFrames.*:GpuPlan.*' \
+  timeout $b ./.dev/gpu_tests --gtest_filter="${PLACE_TESTS:-GpuBinStage.*:GpuCounting.*:GpuLaterFrames.*:GpuPlan.*}" \
     > "$L/gpu_place.txt" 2>&1
-  say "GPU tests (GpuBinStage, GpuCounting, GpuLaterFrames, GpuPlan) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_place.txt" | tr '\n' ' ')"
+  say "GPU tests (${PLACE_TESTS:-GpuBinStage, GpuCounting, GpuLaterFrames, GpuPlan}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_place.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_place.txt") OK"
   grep -E '^\[  FAILED  \]' "$L/gpu_place.txt" | head -20 | tee -a "$OUT/summary.txt"
   wait
 }
