@@ -109,7 +109,8 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
     const bool countable = !plan.compact && bins <= count_tile_limit;
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
-    plan.staged_place = plan.count && o.staged_place && bins <= staged_tile_limit;
+    const bool large = static_cast<double>(s.count()) >= kStagedPlaceCircles;
+    plan.staged_place = plan.count && bins <= staged_tile_limit && chosen(o.staged_place, plan.split && large);
     return plan;
 }
 

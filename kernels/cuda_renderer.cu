@@ -61,13 +61,16 @@ public:
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
         bounds_ = value_bounds(s);
         plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid,
-                             opt_.staged_place ? staged_place_tile_limit() : count_tile_limit());
+                             opt_.staged_place != Choice::Off ? staged_place_tile_limit() : count_tile_limit());
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        if ((kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent) && plan_.coalesce &&
-            opt_.order != Choice::Off && grid_.tile_count() < (1 << 20))
+        // the recorded order: persistent unless order=off; tiled only with order=on (its own bin.order stage, 0.010
+        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k: docs/PERFORMANCE.md)
+        const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
+                                                              : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
+        if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))
             recorded_.reserve(grid_.tile_count(), &tally_, st);
         else
             recorded_.release();

@@ -50,7 +50,7 @@ TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
         {"pattern", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"fireworks", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"rand100k", exact_stop, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
-        {"rand1M", "counting sort, 4x4-tile bins, split; early stop, guessed start",
+        {"rand1M", "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start",
          "counting sort, 4x4-tile bins"},  // small circles: split
         // snow: no early stop unless stop=on; the quad layout and the reciprocal (exact kernels)
         {"snowsingle", "counting sort, 4x4-tile bins, split; quad layout; reciprocal division", split},
@@ -113,7 +113,8 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rowcull=on"), "counting sort, 1x1-tile bins; row culling");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rows=8"), "counting sort, 1x1-tile bins");  // culling: rows=4 only
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "list=split"), "counting sort, 1x1-tile bins");
-    EXPECT_EQ(path_of("rand1M", KernelKind::FrontToBack, "split=on"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand1M", KernelKind::FrontToBack, "split=on"),
+              "counting sort (staged place), 4x4-tile bins, split");  // split bins of 1 M circles: staged
     // a GPU whose blocks take fewer tiles: 2048x2048 has 16384 single tiles, the counting sort 4000
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "", 2048, 2048, 4000), "sorted 1x1-tile bins; strip masks");
     // 16384x16384 in 2x2 bins: 262144 bins, beyond the 65535 bin ids of bin.split's keys, so no split
@@ -133,7 +134,7 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
     // kGuessHits circles a pixel at rand100k's sampled mean coverage (878.0, above): 45 / 878.0
     EXPECT_NEAR(deep.window_per_candidate, 45.0 / 878.0, 1e-4);
     EXPECT_EQ(planned_path(deep), "counting sort, 4x4-tile bins; early stop, guessed start");
-    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess"),
+    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess,place=direct"),
               "counting sort, 4x4-tile bins, split; early stop, guessed start");
     // no early stop, no guess: a shallow scene, stop=off, ftb (its own stop)
     for (const BinPlan& p : {plan("rand10k", KernelKind::Tiled, "start=guess"),
@@ -199,7 +200,7 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "gather=records"),
               "counting sort, 1x1-tile bins; strip masks; circle records");
     EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "gather=records,start=guess"),
-              "counting sort, 4x4-tile bins, split; early stop, guessed start; circle records");
+              "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start; circle records");
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "gather=records,layout=quads"), "no binning; quad layout; circle records");
     EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "gather=records"),
               "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
@@ -276,7 +277,10 @@ TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
     // place=staged is a way of writing bin.place's entries: every kernel
     // that bins by the counting sort takes it, and the path says so; where
     // no counting sort runs (bin.compact, the sorting stages, no binning)
-    // there is nothing to stage.
+    // there is nothing to stage. place=auto stages split bins of scenes of
+    // kStagedPlaceCircles circles or more: rand1M's, not snowsingle's
+    // (100,000, split), micro2M's (single tiles) or ftb's rand1M (4x4 bins,
+    // not split).
     const TileGrid g = make_tile_grid(1024, 1024, 16);
     const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
         return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
@@ -291,7 +295,13 @@ TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
               "sorted 2x2-tile bins");
     EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "place=staged").staged_place);
     EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "place=direct").staged_place);
-    EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "").staged_place);  // direct by default
+    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "").staged_place);
+    EXPECT_TRUE(plan("rand1M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("rand1M", KernelKind::FrontToBack, "").staged_place);
+    EXPECT_FALSE(plan("snowsingle", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("micro2M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "stop=off").staged_place);  // split, 100,000 circles
+    EXPECT_EQ(kStagedPlaceCircles, 800000.0);
     // a GPU that gives a block less shared memory (sm_86 and sm_89: 3256 bins staged, 7072 direct) stages
     // rand1M's 256 bins but not micro2M's 4096 tiles, which it still counts
     const CudaOptions staged = parse_cuda_options("place=staged");
@@ -330,7 +340,7 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 52u);
+    EXPECT_EQ(words, 53u);
     EXPECT_EQ(cuda_option_keys().size(), 27u);
 }
 

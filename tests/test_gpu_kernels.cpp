@@ -556,8 +556,8 @@ TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
     const std::tuple<const char*, KernelKind, const char*> want[] = {
         {"rgb", KernelKind::Tiled, "no binning"},
         {"rand10k", KernelKind::Tiled, "bin.compact, 4x4-tile bins"},
-        {"rand1M", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
-        {"rand1M", KernelKind::Persistent, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
+        {"rand1M", KernelKind::Tiled, "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start"},
+        {"rand1M", KernelKind::Persistent, "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start"},
         {"biglittle", KernelKind::Tiled, "bin.compact, 4x4-tile bins; early stop"},
         {"snowsingle", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; quad layout; reciprocal division"},
         {"rand100k", KernelKind::FrontToBack, "counting sort, 4x4-tile bins"},
@@ -956,7 +956,8 @@ long long differing_bits(const Image& a, const Image& b);
 TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
     REQUIRE_GPU();
     // With the early stop, tiles start in the order of their work in the
-    // frame before, longest first (order=auto); the order only schedules
+    // frame before, longest first (persistent: order=auto; tiled: order=on,
+    // and order=auto keeps tile order there); the order only schedules
     // work, so every float of every frame, alpha too, equals the row-major
     // order's (order=off). Several frames, so that the later ones run in a
     // recorded order; a moving scene, whose heavy tiles move; second tries
@@ -967,8 +968,10 @@ TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
             for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=walk,strips=on",
                                      "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
+                // the tiled kernel takes the recorded order with order=on only; the persistent one by default
+                const std::string on = k == KernelKind::Tiled ? ",order=on" : "";
                 auto off = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + ",order=off"));
-                auto rec = make_cuda_renderer(k, parse_cuda_options(opts));
+                auto rec = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + on));
                 const Image a = render_last(*off, make_scene(scene, 0), w, h, frames);
                 const Image b = render_last(*rec, make_scene(scene, 0), w, h, frames);
                 EXPECT_EQ(differing_bits(a, b), 0) << rec->name() << " " << opts << " " << scene << " " << w << "x" << h
@@ -979,6 +982,12 @@ TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
                 EXPECT_EQ(seen[0]["bin.order"], 1) << rec->name() << " " << opts << " " << scene;
                 EXPECT_EQ(seen[1]["bin.order"], 0) << rec->name() << " " << opts << " " << scene;
             }
+    // the tiled kernel's default (order=auto) keeps tile order: no bin.order stage, the same floats
+    auto tiled = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk"));
+    auto on = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk,order=on"));
+    const Image a = render_last(*tiled, make_scene("biglittle", 0), 257, 129, 3);
+    EXPECT_EQ(differing_bits(a, render_last(*on, make_scene("biglittle", 0), 257, 129, 3)), 0);
+    for (const StageTime& st : tiled->timings()) EXPECT_NE(st.name, "bin.order");
 }
 
 /// Floats of all four channels, alpha too, whose bits differ (-1 for other sizes).
