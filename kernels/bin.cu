@@ -390,6 +390,49 @@ __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lis
     }
 }
 
+constexpr int kRecordedOrderThreads = 1024;
+
+/// launch_recorded_order (stages.h): the tiles in work_group order, each
+/// group in tile order. One block. Three phases: the total work (a block
+/// scan, its total only); each group's size (one scan a group), so each
+/// group's first slot; then, 1024 tiles a round, one exclusive scan of the
+/// tiles' groups as one-hot 16-bit fields of a 64-bit value (a round's
+/// 1024 fit a field), whose field g is a tile's rank in its group. Every
+/// loop has the same bounds in every thread, so every thread reaches every
+/// barrier; a __syncthreads() before each scan guards the scratch.
+__global__ void __launch_bounds__(kRecordedOrderThreads)
+    recorded_order_kernel(const unsigned int* work, int tiles, int* order) {
+    constexpr int kThreads = kRecordedOrderThreads, kGroups = 4;
+    __shared__ unsigned long long sums[kThreads / 32];
+    __shared__ int counts[kThreads / 32];
+    unsigned long long mine = 0, total = 0;
+    for (int t = threadIdx.x; t < tiles; t += kThreads) mine += work[t];
+    block_exclusive_scan<kThreads, unsigned long long>(mine, sums, total);
+    int sizes[kGroups] = {0, 0, 0, 0};
+    for (int t = threadIdx.x; t < tiles; t += kThreads) ++sizes[work_group(work[t], tiles, total)];
+    int first[kGroups];  // each group's next slot in `order` (the same in every thread)
+    int before = 0;
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+        int n = 0;
+        __syncthreads();
+        block_exclusive_scan<kThreads>(sizes[g], counts, n);
+        first[g] = before;
+        before += n;
+    }
+    for (int base = 0; base < tiles; base += kThreads) {
+        const int t = base + threadIdx.x;
+        const int g = t < tiles ? work_group(work[t], tiles, total) : -1;
+        unsigned long long n = 0;
+        __syncthreads();
+        const unsigned long long at = block_exclusive_scan<kThreads, unsigned long long>(
+            g >= 0 ? 1ull << (16 * g) : 0ull, sums, n);
+        if (g >= 0) order[first[g] + static_cast<int>((at >> (16 * g)) & 0xFFFFu)] = t;
+#pragma unroll
+        for (int k = 0; k < kGroups; ++k) first[k] += static_cast<int>((n >> (16 * k)) & 0xFFFFu);
+    }
+}
+
 __global__ void pack_geometry_kernel(DeviceCircles c) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < c.count;
          i += int64_t(gridDim.x) * blockDim.x) {
@@ -476,6 +519,13 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
         throw std::invalid_argument("bin.order: more tiles than one block sorts (kOrderBlockTiles)");
     tile_order_kernel<<<1, kOrderThreads, 0, s>>>(lists, g, order);
     check_launch("tile_order_kernel");
+}
+
+void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s) {
+    if (tiles <= 0) return;
+    if (tiles >= (1 << 20)) throw std::invalid_argument("bin.order: the recorded order takes fewer than 2^20 tiles");
+    recorded_order_kernel<<<1, kRecordedOrderThreads, 0, s>>>(work, tiles, order);
+    check_launch("recorded_order_kernel");
 }
 
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s) {

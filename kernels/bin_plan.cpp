@@ -76,7 +76,7 @@ double mean_coverage(const Scene& s) {
 // kCoalesceDepth circles deep, which then reads only its lists' ends too
 // (no bin.split where circles span kStopSplitTiles tiles or more).
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
-                     bool bounded) {
+                     bool bounded, int staged_tile_limit) {
     const double mean = mean_tiles_per_circle(s, g);
     BinPlan plan = plan_bins(s, g, o, mean);
     plan.direct = static_cast<long long>(s.count()) * g.tile_count() <= o.direct_limit;
@@ -109,6 +109,8 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
     // the counting sort replaces the sorting stages where they would run (bin.split, if planned, follows it)
     const bool countable = !plan.compact && bins <= count_tile_limit;
     plan.count = countable && chosen(o.counting, counting_pays(plan, mean));
+    const bool large = static_cast<double>(s.count()) >= kStagedPlaceCircles;
+    plan.staged_place = plan.count && bins <= staged_tile_limit && chosen(o.staged_place, plan.split && large);
     return plan;
 }
 
@@ -144,11 +146,26 @@ int shade_kernel_bits(int variant, bool snow) {
     return cull | layout | (snow ? variant & kShadeSnowReciprocal : records);
 }
 
+std::vector<int> recorded_order_groups(const std::vector<unsigned int>& work) {
+    const int tiles = static_cast<int>(work.size());
+    unsigned long long total = 0;
+    for (unsigned int w : work) total += w;
+    std::vector<int> order;
+    order.reserve(work.size());
+    for (int g = 0; g < 4; ++g)
+        for (int t = 0; t < tiles; ++t)
+            if (work_group(work[t], tiles, total) == g) order.push_back(t);
+    return order;
+}
+
 std::string describe_path(const BinPlan& plan, bool binned, bool counted) {
     if (!binned) return "no binning" + shading_notes(plan);
     const std::string bins = std::to_string(plan.coarse) + "x" + std::to_string(plan.coarse) + "-tile bins";
     std::string p = plan.compact ? "bin.compact, " + bins
-                                 : (counted ? "counting sort, " : "sorted ") + bins + (plan.split ? ", split" : "");
+                                 : (!counted                ? "sorted "
+                                    : plan.staged_place ? "counting sort (staged place), "
+                                                        : "counting sort, ") +
+                                       bins + (plan.split ? ", split" : "");
     if (plan.strips) p += "; strip masks";
     if (plan.row_cull) p += "; row culling";
     if (plan.coalesce) p += plan.guess ? "; early stop, guessed start" : "; early stop";

@@ -5,6 +5,7 @@
 // carries the plan out.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ struct BinPlan {
     /// The exact kernels gather flat circles from their 32-byte records
     /// (CudaOptions::circle_records).
     bool records = false;
+    /// The counting sort's bin.place stages its entries in tile order
+    /// (CudaOptions::staged_place; with `count`).
+    bool staged_place = false;
 };
 
 /// The template bits of every 16x16, 4-row shading kernel that
@@ -133,8 +137,12 @@ double mean_coverage(const Scene& s);
 /// for tiled and persistent on flat scenes whose pixels are covered by at
 /// least kCoalesceDepth circles on average (mean_coverage), and never for a
 /// teaching variant or another shape.
+/// `staged_tile_limit`: the most bins bin.place takes staged
+/// (staged_place_tile_limit(); below count_tile_limit on GPUs that give a
+/// block less shared memory); past it place=staged is ignored and the path
+/// says so.
 BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const CudaOptions& o, int count_tile_limit,
-                     bool bounded = true);
+                     bool bounded = true, int staged_tile_limit = INT_MAX);
 
 /// The path a frame took, as WorkCounts::path says it ("no binning",
 /// "bin.compact, 4x4-tile bins", "counting sort, 4x4-tile bins, split",
@@ -142,6 +150,12 @@ BinPlan plan_binning(const Scene& s, const TileGrid& g, KernelKind kind, const C
 /// that did not bin, `counted` false for one the counting sort handed to
 /// the sorting stages (more entries than one batch).
 std::string describe_path(const BinPlan& plan, bool binned, bool counted);
+
+/// The early stop's recorded order on the host, as launch_recorded_order
+/// computes it on the GPU: the tile ids by work_group of their recorded
+/// work `work` (chunks a tile), group 0 first, each group in tile order.
+/// The GPU tests' reference; an empty `work` gives an empty order.
+std::vector<int> recorded_order_groups(const std::vector<unsigned int>& work);
 
 /// The path plan_binning plans: describe_path of a frame that follows it.
 inline std::string planned_path(const BinPlan& plan) { return describe_path(plan, !plan.direct, plan.count); }

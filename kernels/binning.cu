@@ -115,8 +115,9 @@ BinnedLists SortedStages::fill_sort_ranges(const DeviceCircles& c, const TileGri
     return out;
 }
 
-void CountingStages::reserve(int64_t circles, int bins, int chunks_per_sm, int split_coarse, const BinContext& ctx) {
-    chunks_ = count_chunks(circles, bins, chunks_per_sm, split_coarse);
+void CountingStages::reserve(int64_t circles, int bins, int chunks_per_sm, int split_coarse, bool staged,
+                             const BinContext& ctx) {
+    chunks_ = count_chunks(circles, bins, chunks_per_sm, split_coarse, staged);
     const size_t cells = size_t(bins) * size_t(chunks_.chunks);
     counts_.reserve("bin.chunk_counts", cells, ctx.tally);
     prefix_.reserve("bin.chunk_prefix", cells, ctx.tally);
@@ -457,7 +458,8 @@ class CountedPath final : public BinningPath {
 public:
     CountedPath(const BinningSetup& s, const BinContext& ctx)
         : setup_(s), ctx_(ctx), fallback_(s, ctx, Speculation::Off, &split_), totals_(s, s.speculation) {
-        stages_.reserve(s.circles, s.bins.tile_count(), s.count_chunks_per_sm, s.plan.split ? s.plan.coarse : 1, ctx);
+        stages_.reserve(s.circles, s.bins.tile_count(), s.count_chunks_per_sm, s.plan.split ? s.plan.coarse : 1,
+                        s.staged_place, ctx);
     }
     ShadePass first_pass(const DeviceCircles& c) override {
         in_fallback_ = false;

@@ -86,8 +86,9 @@ public:
     /// Sizes its buffers for `circles` circles on `bins` bins (at most
     /// count_tile_limit()), chunks_per_sm chunks per multiprocessor;
     /// `split_coarse` > 1: the bins are split_coarse x split_coarse tiles
-    /// that bin.split splits after place().
-    void reserve(int64_t circles, int bins, int chunks_per_sm, int split_coarse, const BinContext& ctx);
+    /// that bin.split splits after place(); `staged`: bin.place stages its
+    /// entries in tile order (count_chunks).
+    void reserve(int64_t circles, int bins, int chunks_per_sm, int split_coarse, bool staged, const BinContext& ctx);
     /// Stages bin.count and bin.scan on the bins of `g`; `total_now`: also
     /// the pair total (else place() writes it).
     void count(const DeviceCircles& c, const TileGrid& g, bool total_now, const BinContext& ctx);
@@ -193,6 +194,7 @@ struct BinningSetup {
     Speculation speculation = Speculation::Slack;
     bool fill_per_thread = false;
     int count_chunks_per_sm = 4;
+    bool staged_place = false;
     bool front_to_back = false;
 };
 

@@ -122,7 +122,9 @@ const std::vector<CudaOptionKey> kKeys = {
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.split); }},
     {"count", "auto|on|off", kBinned, "binning by the counting sort instead of the sorting stages",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.counting); }},
-    {"order", "auto|on|off", "persistent", "tiles handed out heaviest first (bin.order), or off: row-major",
+    {"order", "auto|on|off", "persistent; tiled (with the early stop)",
+     "tiles handed out heaviest first (bin.order: by list length; with the early stop, the tiles that took "
+     "longest in the frame before; tiled: on only), or off: row-major",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.order); }},
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
      "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",
@@ -152,6 +154,10 @@ const std::vector<CudaOptionKey> kKeys = {
          const int i = word_index(v, {"arrays", "records"});
          return i >= 0 && (o.circle_records = i == 1, true);
      }},
+    {"place", "auto|direct|staged", kBinned,
+     "the counting sort's bin.place: each window's entries stored where they belong, or staged in shared memory in "
+     "tile order and stored from consecutive slots (auto: staged for split bins of large scenes)",
+     [](const std::string& v, CudaOptions& o) { return set_named_choice(v, "direct", "staged", o.staged_place); }},
     {"chunks", "1..32", kBinned, "the counting sort's blocks per multiprocessor",
      [](const std::string& v, CudaOptions& o) { return set_number(v, 1, 32, o.count_chunks_per_sm); }},
 };

@@ -60,11 +60,20 @@ public:
         frame_ = 0;
         grid_ = make_tile_grid(w, h, opt_.tile_size == 8 ? 8 : 16);
         bounds_ = value_bounds(s);
-        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid);
+        plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid,
+                             opt_.staged_place != Choice::Off ? staged_place_tile_limit() : count_tile_limit());
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
+        // the recorded order: persistent unless order=off; tiled only with order=on (its own bin.order stage, 0.010
+        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k: docs/PERFORMANCE.md)
+        const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
+                                                              : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
+        if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))
+            recorded_.reserve(grid_.tile_count(), &tally_, st);
+        else
+            recorded_.release();
         if (kind_ == KernelKind::Persistent) {
             order_.reserve(grid_.tile_count(), &tally_, st);
             for (bool binned : {false, true})
@@ -202,6 +211,7 @@ private:
         b.speculation = opt_.speculation;
         b.fill_per_thread = opt_.fill_per_thread;
         b.count_chunks_per_sm = opt_.count_chunks_per_sm;
+        b.staged_place = plan_.staged_place;
         b.front_to_back = kind_ == KernelKind::FrontToBack;
         return b;
     }
@@ -222,7 +232,11 @@ private:
         cudaStream_t s = stream_.get();
         const TileLists& lists = pass.lists;
         const bool persistent = kind_ == KernelKind::Persistent;
-        const int* order = persistent && lists.list ? heavy_first_order(lists) : nullptr;
+        const int bits = plan_shade_bits(plan_, lists.list != nullptr);
+        const bool recorded = records_order(bits);
+        // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
+        const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
+        const int* order = by_length ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -243,16 +257,30 @@ private:
         } else {
             if (persistent) CR_CUDA(cudaMemsetAsync(order_.counter.get(), 0, sizeof(unsigned int), s));
             const bool binned = lists.list != nullptr;
-            const int bits = plan_shade_bits(plan_, binned);
             if ((bits & kShadeRecords) != 0 && c.rec == nullptr)
                 throw std::logic_error("shade: the plan gathers circle records that setup did not allocate");
+            StopParams stop{bounds_, static_cast<float>(plan_.window_per_candidate), std::ldexp(1.f, -opt_.walk_gap_bits)};
+            if (recorded) stop.tile_work = recorded_.work.get();  // this frame's work, the next frame's order
+            recorded_.recorded = recorded_.recorded || recorded;
             ShadeLaunch l{c, lists, grid_, image_.get(), clear_pending_, persistent, order_.counter.get(), order,
-                          persistent_blocks_[binned],
-                          StopParams{bounds_, static_cast<float>(plan_.window_per_candidate),
-                                     std::ldexp(1.f, -opt_.walk_gap_bits)}};
+                          persistent_blocks_[binned], stop};
             launch_shade_tiled(l, opt_.rows_per_thread, opt_.shade_variant | bits, s);
         }
         if (!pass.speculative) clear_pending_ = false;
+    }
+
+    /// True when this launch (template bits `bits`) stops early and takes
+    /// the recorded order (tiled and persistent; the buffers exist only then).
+    bool records_order(int bits) const {
+        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= static_cast<size_t>(grid_.tile_count());
+    }
+
+    /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
+    /// by their work in the frame before, longest first (launch_recorded_order).
+    const int* recorded_order() {
+        timeline_.mark("bin.order", "Render", stream_.get());
+        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
+        return recorded_.order.get();
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.
@@ -270,6 +298,7 @@ private:
     CircleBuffers circles_;
     std::unique_ptr<BinningPath> binning_;  ///< null for naive and unordered (they do not bin)
     TileOrderBuffers order_;
+    RecordedOrderBuffers recorded_;  ///< the early stop's recorded order (records_order)
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;

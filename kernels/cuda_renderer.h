@@ -131,7 +131,14 @@ struct CudaOptions {
     int count_chunks_per_sm = 3;
     /// The persistent kernel's tile order: heaviest tiles first (stage
     /// bin.order, from the binned lists' lengths), or Off: row-major tile
-    /// order with no bin.order stage. Auto and On: heaviest first.
+    /// order with no bin.order stage. Auto and On: heaviest first. With the
+    /// early stop, the persistent kernel (Auto and On) and the tiled kernel
+    /// (On only) order the tiles by their work in the frame before instead,
+    /// longest first (stage bin.order, launch_recorded_order); Off:
+    /// row-major. The tiled kernel's Auto keeps tile order: its bin.order
+    /// stage (0.010 ms on the H100) paid off on biglittle (tiled 0.093 ->
+    /// 0.084 ms) and rand1M (0.247 -> 0.236) but not on littlebig (0.070 ->
+    /// 0.080) or rand100k (0.113 -> 0.123; 2026-12-05).
     /// CR_CUDA_OPTIONS order=auto|on|off.
     Choice order = Choice::Auto;
     /// Exact early stopping by coalescence in the tiled and persistent
@@ -185,6 +192,17 @@ struct CudaOptions {
     /// a circle). The same values, so the same images. CR_CUDA_OPTIONS
     /// gather=arrays|records.
     bool circle_records = false;
+    /// How the counting sort's bin.place writes its entries: Off, each
+    /// window straight to the tiles' lists (a warp's stores to about as many
+    /// tiles as it has entries); On, staged per batch in shared memory in
+    /// tile order and written out from consecutive slots
+    /// (kernels/bin_count.cu, place_round_staged). The same lists. Auto:
+    /// staged for bins that bin.split splits next in scenes of at least
+    /// kStagedPlaceCircles circles (measured on the H100, 2026-12-05:
+    /// rand1M's bin.place 0.064 -> 0.056 ms; rand100k, snowsingle and
+    /// micro2M, whose chunks place one round or fewer, slower).
+    /// CR_CUDA_OPTIONS place=auto|direct|staged.
+    Choice staged_place = Choice::Auto;
 };
 
 /// plan_bins's threshold: from this mean number of tiles a circle's
@@ -218,6 +236,13 @@ constexpr double kCoalesceDepth = 200.0;
 /// 0.148 -> 0.128 ms without the split; rand1M (6.1) 0.255 -> 0.348 (its
 /// tiles' ends of a bin's list are mostly circles of the bin's other tiles).
 constexpr double kStopSplitTiles = 16.0;
+/// bin.place stages its entries (CudaOptions::staged_place, Choice::Auto)
+/// for split bins in scenes of at least this many circles: about two rounds
+/// of 1024 circles for each of the 396 chunks of a 132-SM GPU, where the
+/// staging's extra pass overlaps the other blocks' rounds. Measured on the
+/// H100 (2026-12-05): rand1M (1 M circles) bin.place 0.064 -> 0.056 ms;
+/// snowsingle (100,000, split) 0.028 -> 0.034.
+constexpr double kStagedPlaceCircles = 800000.0;
 
 /// CudaOptions::shade_variant values (bits of the tiled kernel's template).
 constexpr int kShadeSplitList = 1, kShadeWarpCull = 2, kShadeShuffleScan = 4;

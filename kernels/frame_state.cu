@@ -67,6 +67,13 @@ void TileOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t
     temp.reserve("bin.order_temp", bytes, tally);
 }
 
+void RecordedOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream) {
+    work.reserve("shade.tile_work", std::max(tiles, 1), tally);
+    order.reserve("bin.recorded_order", std::max(tiles, 1), tally);
+    CR_CUDA(cudaMemsetAsync(work.get(), 0, work.size() * sizeof(unsigned int), stream));
+    recorded = false;
+}
+
 const int* TileOrderBuffers::heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream) {
     const int tiles = g.tile_count();
     if (tiles > static_cast<int>(ids.size())) throw std::invalid_argument("bin.order: more tiles than reserved");

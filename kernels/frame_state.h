@@ -51,4 +51,25 @@ struct TileOrderBuffers {
     const int* heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream);
 };
 
+/// The early stop's tile order (tiled and persistent): each tile's work in
+/// the last frame it was shaded (chunks; StopParams::tile_work) and the
+/// order built from it (launch_recorded_order).
+struct RecordedOrderBuffers {
+    DeviceBuffer<unsigned int> work;
+    DeviceBuffer<int> order;
+    /// A frame has recorded its work since setup (before that the work is
+    /// all zero, and the persistent kernel keeps bin.order by list length).
+    bool recorded = false;
+
+    /// Sizes both for `tiles` tiles and zeroes the work (the first frame
+    /// then runs in tile order), asynchronously on `stream`. Throws CudaError.
+    void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
+    /// Frees both (a plan without the early stop, or order=off).
+    void release() {
+        work.release();
+        order.release();
+        recorded = false;
+    }
+};
+
 }  // namespace cr

@@ -55,6 +55,13 @@
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
 // single rounding gives the same float as the CPU's two products and a sum.
 //
+// Tiled with the early stop: block b shades tile order[b], the tiles by
+// their work (chunks) in the frame before, longest first, in four groups
+// (launch_recorded_order; each block records its tile's chunks for the
+// next frame in StopParams::tile_work). Blocks start in about block order,
+// so the long tiles no longer start last and finish alone. The persistent
+// kernel with the early stop hands its tiles out in the same order.
+//
 // Persistent variant: the grid has only as many blocks as fit on the GPU at
 // once; thread 0 takes the next tile from a global atomic counter and shares
 // it through shared memory; the block loops until no tiles are left. When
@@ -247,13 +254,14 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 //      chooses the window; step 3 proves every pixel, and a pixel the
 //      sample missed sends the block to a longer window.
 //   2. Forward, two trajectories: from the window's first chunk to the
-//      end, compacted again, every pixel blends each hit into both
-//      trajectories with cpuref's rounding (shade_tile's blend_hit math),
-//      starting at lo and hi; for the whole list one trajectory from the
-//      pixel's own incoming value (plain shading). After each chunk, a warp
-//      whose pixels' trajectories are all equal blends only one from then
-//      on (the guessed start's forward pass, blend_window below, shared by
-//      both starts).
+//      end, compacted again (all but the first: the walk's last chunk is
+//      that one, its list still in shared memory), every pixel blends each
+//      hit into both trajectories with cpuref's rounding (shade_tile's
+//      blend_hit math), starting at lo and hi; for the whole list one
+//      trajectory from the pixel's own incoming value (plain shading).
+//      After each chunk, a warp whose pixels' trajectories are all equal
+//      blends only one from then on (the guessed start's forward pass,
+//      blend_window below, shared by both starts).
 //   3. Decide: __syncthreads_and(every pixel's trajectories are equal): then
 //      each pixel writes its value, bit for bit cpuref's; else (rare: the
 //      2^-32 margin makes them meet, but a pixel outside the sample may
@@ -337,23 +345,27 @@ __device__ __forceinline__ int sampled_row(const Strip<ROWS>& s, const TileGrid&
 /// start's window), walked back from there; `end` itself (an empty window)
 /// when hi - lo is below `done` already; at or before `begin` (the whole
 /// list, from the pixels' own values) when the walk reaches the list's
-/// start. Pixels outside the image count as done.
+/// start. Pixels outside the image count as done. `listed`: the hits of
+/// the last chunk walked, the window's first, whose list and tables are
+/// still in shared memory for step 2 (-1 when no chunk was walked).
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ int64_t find_window_first(const DeviceCircles& c, const TileLists& lists,
                                                      const TileGrid& g, const Strip<ROWS>& s, int tx, int ty,
                                                      int64_t begin, int64_t end, ValueBounds b, float done,
-                                                     TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
+                                                     int& listed, TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     const int row = sampled_row(s, g);
     const bool outside = s.px >= g.width || s.py0 + row >= g.height;
     float gap = b.hi - b.lo;
     int64_t first = end;
+    listed = -1;
     Candidate next = load_candidate<VARIANT>(c, lists, first - kThreads + threadIdx.x, begin, end);
     for (int chunk = 0; first > begin; ++chunk, first -= kThreads) {  // chunk: the scan's parity
         if (__syncthreads_and(outside || gap < done)) return first;
         const Candidate cand = next;
         next = load_candidate<VARIANT>(c, lists, first - 2 * kThreads + threadIdx.x, begin, end);  // the chunk before
         const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
+        listed = hits;
         if (hits == 0) continue;
         __syncthreads();  // the list is complete
         for_each_hit<kThreads, ROWS, VARIANT, TILE>(
@@ -417,11 +429,14 @@ __device__ __forceinline__ int64_t doubled_window_first(int64_t begin, int64_t e
 /// every thread). Both starts use it: the guessed start's window, and the
 /// walk back's (shade_tile_stopping). Each try reads the incoming pixels
 /// again (the image is written only after the last): keeping them in
-/// registers across the tries made the compiler spill.
+/// registers across the tries made the compiler spill. `listed` >= 0: the
+/// window's first chunk is compacted already (the walk back's last chunk,
+/// its list, tables and strip masks still in shared memory) with `listed`
+/// hits, so it is blended without being loaded, tested and scanned again.
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
                                              Strip<ROWS>& s, const float4* image, bool from_background, int tx, int ty,
-                                             int64_t begin, int64_t end, int64_t first, ValueBounds b,
+                                             int64_t begin, int64_t end, int64_t first, int listed, ValueBounds b,
                                              TileShared<TILE * TILE / ROWS, VARIANT, TILE>& sh) {
     constexpr int kThreads = TILE * TILE / ROWS;
     bool one = first <= begin;  // this warp blends one trajectory (the same in all its lanes)
@@ -433,17 +448,20 @@ __device__ __forceinline__ bool blend_window(const DeviceCircles& c, const TileL
         hi[r] = make_float3(b.hi, b.hi, b.hi);
     }
     const auto met = [&](int r) { return s.acc[r].x == hi[r].x && s.acc[r].y == hi[r].y && s.acc[r].z == hi[r].z; };
-    // The last try's list, or the walk back's last chunk (the same scan
-    // scratch parity as chunk 0 below, or the other, with no barrier after
-    // it), is no longer read: this barrier is the only fence between them.
+    // The last try's list, or the walk back's chunks before its last, are
+    // no longer read (the walk's last chunk is, when `listed` >= 0, and
+    // nothing writes it before chunk 1's scan barrier): this barrier is the
+    // only fence between them and chunk 0's compaction below.
     __syncthreads();
-    Candidate next = load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
+    Candidate next = listed >= 0 ? Candidate{-1, {}} : load_candidate<VARIANT>(c, lists, first + threadIdx.x, begin, end);
     for (int64_t base = first, chunk = 0; base < end; base += kThreads, ++chunk) {  // chunk: the scan's parity
         const Candidate cand = next;
         next = load_candidate<VARIANT>(c, lists, base + kThreads + threadIdx.x, begin, end);
-        const int hits = compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty, chunk, sh);
+        const int hits = chunk == 0 && listed >= 0 ? listed  // block-uniform: the same in every thread
+                                                   : compact_chunk<kThreads, VARIANT, TILE, SNOW>(c, cand, g, tx, ty,
+                                                                                                  chunk, sh);
         if (hits == 0) continue;
-        __syncthreads();  // the list is complete
+        if (chunk != 0 || listed < 0) __syncthreads();  // the list is complete (a reused one: since the barrier above)
         if (one)
             blend_list<kThreads, ROWS, VARIANT, TILE, SNOW>(s, hits, g, sh);
         else
@@ -475,17 +493,25 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
     const int64_t begin = lists.begin_of(tx, ty);
     const int64_t end = lists.end_of(tx, ty);
     int64_t first;
+    int listed = -1;  // the walk back's last chunk, still listed (blend_window)
     if constexpr ((VARIANT & kGuess) != 0) {
         const float candidates = static_cast<float>(end - begin) * stop.window_per_candidate;
         const int64_t window = max(int64_t{1}, static_cast<int64_t>(ceilf(candidates / kThreads)));
         first = window_first<kThreads>(begin, end, window * kThreads);
     } else {
         first = find_window_first<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, tx, ty, begin, end, stop.bounds,
-                                                             stop.walk_gap, sh);
+                                                             stop.walk_gap, listed, sh);
     }
+    const auto chunks_from = [&](int64_t f) { return static_cast<unsigned int>((end - f + kThreads - 1) / kThreads); };
+    unsigned int work = (VARIANT & kGuess) != 0 ? 0u : chunks_from(first);  // the walk back's chunks, if it walked
     while (!blend_window<TILE, ROWS, VARIANT, SNOW>(c, lists, g, s, image, from_background, tx, ty, begin, end, first,
-                                                    stop.bounds, sh))
+                                                    listed, stop.bounds, sh)) {
+        work += chunks_from(first);
         first = doubled_window_first<kThreads>(begin, end, first);
+        listed = -1;  // the list now holds the failed window's last chunk
+    }
+    work += chunks_from(first);
+    if (stop.tile_work != nullptr && threadIdx.x == 0) stop.tile_work[tile_id] = work;  // the next frame's order
     store_strip(s, g, image);
 }
 
@@ -546,8 +572,11 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
                        unsigned int* tile_counter, const int* order, StopParams stop) {
     __shared__ TileShared<TILE * TILE / ROWS, VARIANT, TILE> sh;
     if (lists.overflowed()) return;  // speculative binning fell short: the renderer redoes the frame
-    if (!PERSISTENT) {
-        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, blockIdx.x, stop, sh);
+    if (!PERSISTENT) {  // `order`: the early stop's recorded order (launch_recorded_order), or tile order
+        // (kernels that do not stop early never get an order: compiled out, so their registers do not move)
+        const bool ordered = (VARIANT & kCoalesce) != 0 && order != nullptr;
+        const int tile = ordered ? order[blockIdx.x] : static_cast<int>(blockIdx.x);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, tile, stop, sh);
         return;
     }
     const int tiles = g.tile_count();
@@ -579,12 +608,14 @@ void launch_teaching_variant(const DeviceCircles& c, TileLists lists, TileGrid g
 /// tiled or persistent.
 template <bool SNOW, int BITS>
 void launch_16x4(const ShadeLaunch& l, cudaStream_t s) {
+    if (!l.persistent && l.order != nullptr && (BITS & kCoalesce) == 0)  // the kernel would shade in tile order
+        throw std::logic_error("shade: the tiled kernel takes a tile order only where it stops early");
     if (l.persistent)
         shade_tiles_kernel<16, 4, SNOW, true, BITS><<<l.blocks, 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg, l.counter,
                                                                           l.order, l.stop);
     else
         shade_tiles_kernel<16, 4, SNOW, false, BITS><<<l.g.tile_count(), 64, 0, s>>>(l.c, l.lists, l.g, l.image, l.bg,
-                                                                                   l.counter, nullptr, l.stop);
+                                                                                   l.counter, l.order, l.stop);
     check_launch(BITS & kGuess      ? "shade_tiles_kernel<16x16, 4 rows, coalescing, guessed start>"
                  : BITS & kCoalesce ? "shade_tiles_kernel<16x16, 4 rows, coalescing>"
                                     : "shade_tiles_kernel<16x16, 4 rows>");

@@ -144,6 +144,12 @@ constexpr int kMaxCountTiles = 8192;
 /// arrays plus 12 bytes a tile) leaves of the device's opt-in limit a block.
 int count_tile_limit();
 
+/// The most tiles (or bins) bin.place takes staged (CR_CUDA_OPTIONS
+/// place=staged): 4 bytes more a tile and 32 KiB more a block than
+/// count_tile_limit's, so 8192 on the H100 and H200, fewer elsewhere (about
+/// 7350 on the A100, 3250 on sm_86 and sm_89).
+int staged_place_tile_limit();
+
 /// The counting sort's chunks: `chunks` blocks, each taking `per_chunk`
 /// consecutive circles (the last fewer), for grids of at most `tiles` tiles.
 struct CountChunks {
@@ -151,6 +157,7 @@ struct CountChunks {
     int64_t per_chunk = 0;
     int tiles = 0;
     int split_shift = 0;  ///< log2 of the bins' side in tiles when bin.split follows (0: single tiles)
+    bool staged = false;  ///< bin.place stages each round's entries in tile order (CR_CUDA_OPTIONS place=staged)
 };
 
 /// Chunks for `circles` circles on `tiles` tiles: chunks_per_sm per
@@ -159,9 +166,12 @@ struct CountChunks {
 /// split_coarse tiles (1, 2 or 4) when bin.split follows: bin.count then
 /// keeps each circle's fine range and bin.place writes (circle, tile mask)
 /// pairs for bin.split. Also lets bin.place use the device's shared memory
-/// (once, at setup). Throws std::invalid_argument past count_tile_limit()
-/// tiles or for another split_coarse.
-CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1);
+/// (once, at setup). `staged`: bin.place writes through shared memory in
+/// tile order (kernels/bin_count.cu, place_round_staged), which needs 4
+/// more bytes a tile and 32 KiB more a block. Throws std::invalid_argument
+/// past count_tile_limit() tiles (or, staged, past what the staged kernel
+/// takes: 8192 on the H100 and H200) or for another split_coarse.
+CountChunks count_chunks(int64_t circles, int tiles, int chunks_per_sm, int split_coarse = 1, bool staged = false);
 
 /// Stage "bin.count": each chunk's number of circles whose bounding box
 /// overlaps each tile of `g` (bin.fill's conservative test), as the
@@ -267,11 +277,15 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// value a pixel can hold (value_bounds); `window_per_candidate`, the
 /// guessed start's window in candidates per candidate of a list
 /// (BinPlan::window_per_candidate; with kShadeGuess); `walk_gap`, the walk
-/// back's stop, 2^-CudaOptions::walk_gap_bits.
+/// back's stop, 2^-CudaOptions::walk_gap_bits; `tile_work`, where not
+/// null, gets each shaded tile's chunks (walked back, if it walks, and
+/// blended forward, every try), which the next frame's
+/// launch_recorded_order reads.
 struct StopParams {
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
     float walk_gap = 0x1p-32f;
+    unsigned int* tile_work = nullptr;
 };
 
 /// One launch of shade_tiled.cu's kernels: the circles, the tile lists and
@@ -279,8 +293,11 @@ struct StopParams {
 /// every pixel from the scene's background instead of reading the image (the
 /// frame's deferred clear); persistent: `blocks` resident blocks pulling
 /// tiles from `counter` (must be 0), in `order` when not null (tile ids,
-/// heaviest first); tiled: one block a tile (blocks, counter, order unused);
-/// `stop`: the early stop's parameters.
+/// heaviest first); tiled: one block a tile (blocks and counter unused),
+/// block b shading tile order[b] when `order` is not null (only the 16x16,
+/// 4-row kernels that stop early take one: launch_recorded_order's;
+/// std::logic_error for any other), else tile b; `stop`: the early stop's
+/// parameters.
 struct ShadeLaunch {
     DeviceCircles c;
     TileLists lists;
@@ -319,6 +336,18 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 16-bit keys (4 passes in shared memory), where the device-wide
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
+/// Stage "bin.order" of the early stop (tiled and persistent):
+/// order[0, tiles) = the tiles by their recorded work (`work`, chunks a
+/// tile in the frame before: StopParams::tile_work) in four groups, above
+/// 1.5 x the mean, above 1.25 x, above the mean, the rest; each group in
+/// tile order (block-level exclusive scans: stream compaction into four
+/// groups, one block, any number of tiles below 2^20). Blocks start in
+/// about block order (the persistent kernel hands tiles out in this
+/// order), so the tiles that took longest start first instead of finishing
+/// alone at the frame's end (docs/PERFORMANCE.md, "the tail"). All-zero
+/// work (the first frame) gives tile order. The order only schedules
+/// work: the images do not depend on it.
+void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
 /// launches with the bits `bits` (kShadeStripMask, kShadeRowCull,

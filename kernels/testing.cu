@@ -75,7 +75,7 @@ BinListing split_listing(BinnedLists bins, const TileGrid& tiles, const TileGrid
 }  // namespace
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
-                         int chunks_per_sm) {
+                         int chunks_per_sm, bool staged_place) {
     DeviceMemoryTally tally;
     CudaStream stream;
     cudaStream_t s = stream.get();
@@ -100,7 +100,7 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
             throw std::invalid_argument("gpu_bin_lists: the counting sort lists single tiles (Counted, coarse 1) or "
                                         "bins of 2x2 or 4x4 tiles to split (CountedSplit)");
         CountingStages stages;
-        stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, ctx);
+        stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, staged_place, ctx);
         stages.count(c, g, true, ctx);
         const unsigned long long entries = total_on_host(stages.total(), s);
         const BinnedLists placed = stages.place(c, g, entries, ctx);
@@ -119,7 +119,41 @@ BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, in
     return listing_of(g, stages.bin_start(), stages.bin_end(), sorted.lists.list, pairs);
 }
 
-int gpu_count_tile_limit() { return count_tile_limit(); }
+PlacedTwice gpu_place_twice(const Scene& scene, int width, int height, int coarse, int chunks_per_sm, bool staged,
+                            double cut_fraction) {
+    if (coarse != 1 && coarse != 2 && coarse != 4) throw std::invalid_argument("gpu_place_twice: bins of 1, 2 or 4 tiles");
+    if (!(cut_fraction >= 0.0 && cut_fraction <= 1.0)) throw std::invalid_argument("gpu_place_twice: a fraction in [0, 1]");
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    cudaStream_t s = stream.get();
+    const BinContext ctx{s, nullptr, &tally};
+    CircleBuffers circles;
+    circles.upload(scene, &tally, s);
+    const TileGrid g = make_tile_grid(width, height, 16 * coarse);
+    const DeviceCircles c = circles.view();
+    launch_pack_geometry(c, s);
+    CountingStages stages;
+    stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, staged, ctx);
+    stages.count(c, g, true, ctx);
+    PlacedTwice out;
+    out.total = total_on_host(stages.total(), s);
+    out.cut = static_cast<unsigned long long>(cut_fraction * double(out.total));
+    const size_t words = size_t(out.total) * (coarse > 1 ? 2 : 1);
+    const auto place_and_copy = [&](unsigned long long capacity, std::vector<unsigned int>& into) {
+        const BinnedLists placed = stages.place(c, g, capacity, ctx);
+        const void* list = coarse > 1 ? static_cast<const void*>(placed.pairs) : static_cast<const void*>(placed.lists.list);
+        CR_CUDA(cudaStreamSynchronize(s));
+        into.assign(words, 0u);
+        if (words) CR_CUDA(cudaMemcpy(into.data(), list, words * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+        return list;
+    };
+    void* list = const_cast<void*>(place_and_copy(out.total, out.full));  // reserves room for every entry
+    if (words) CR_CUDA(cudaMemsetAsync(list, 0xFF, words * sizeof(unsigned int), s));  // on the stream bin.place runs on
+    place_and_copy(out.cut, out.cut_list);  // the same buffer: cut <= total
+    return out;
+}
+
+int gpu_count_tile_limit(bool staged) { return staged ? staged_place_tile_limit() : count_tile_limit(); }
 
 std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tiles_x, int tiles_y) {
     if (tiles_x <= 0 || tiles_y <= 0 || loads.size() != size_t(tiles_x) * size_t(tiles_y))
@@ -148,6 +182,22 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
     CR_CUDA(cudaStreamSynchronize(stream.get()));
     std::vector<int> out(loads.size());
     CR_CUDA(cudaMemcpy(out.data(), ids, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work) {
+    if (work.empty()) throw std::invalid_argument("gpu_recorded_order: no tiles");
+    const int tiles = static_cast<int>(work.size());
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    RecordedOrderBuffers b;
+    b.reserve(tiles, &tally, stream.get());
+    CR_CUDA(cudaMemcpyAsync(b.work.get(), work.data(), work.size() * sizeof(unsigned int), cudaMemcpyHostToDevice,
+                            stream.get()));
+    launch_recorded_order(b.work.get(), tiles, b.order.get(), stream.get());
+    CR_CUDA(cudaStreamSynchronize(stream.get()));
+    std::vector<int> out(work.size());
+    CR_CUDA(cudaMemcpy(out.data(), b.order.get(), out.size() * sizeof(int), cudaMemcpyDeviceToHost));
     return out;
 }
 

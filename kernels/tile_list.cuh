@@ -99,7 +99,8 @@ struct CoverageTables {
 /// pixel box overlaps at most kMaxStrips strips of the tile sets its bit on
 /// each of their masks (shared-memory atomicOr; the box is conservative,
 /// so a hit is never missing from a strip it covers); a larger hit sets its
-/// bit on `broad`, which every strip reads. A thread then blends only the
+/// bit on `broad`, which every strip reads (each a 32-bit atomicOr on the
+/// mask's half, set_mask_bit). A thread then blends only the
 /// hits on strip[t] | broad, in bit order, which is input order: for a tiny
 /// circle (micro2M: ~3 pixels) it looks at a few hits of the chunk instead
 /// of all of them. Each thread clears its own mask, and thread 0 clears
@@ -126,6 +127,16 @@ struct TileShared {
     std::conditional_t<(VARIANT & kStripMask) != 0, StripMasks, NoStripMasks> masks;
 };
 
+/// Sets bit `pos` (0..63) of the 64-bit mask `m` in shared memory with a
+/// 32-bit atomicOr on the half that holds it: a 64-bit atomicOr on shared
+/// memory is, like the 64-bit atomicAdd of docs/KERNELS.md "A 64-bit atomic
+/// is a loop", a compare-and-swap retried while other lanes change the
+/// word; the 32-bit one is a single instruction. The 64-bit read after the
+/// next barrier sees the same bits (little-endian halves).
+__device__ __forceinline__ void set_mask_bit(unsigned long long* m, int pos) {
+    atomicOr(reinterpret_cast<unsigned int*>(m) + (pos >> 5), 1u << (pos & 31));
+}
+
 /// Marks hit `pos` (pixel box `box`) on the masks of the strips of tile (tx,
 /// ty) its box overlaps, or on `broad` when that is more than kMaxStrips.
 template <int TILE>
@@ -133,15 +144,19 @@ __device__ __forceinline__ void mark_strips(StripMasks& m, const PixelBox& box, 
     static_assert(TILE == 16, "strip masks need 16x16 tiles, 4 rows a thread (64 strips)");
     const int x0 = max(box.min_x - tx * TILE, 0), x1 = min(box.max_x - tx * TILE, TILE);
     const int y0 = max(box.min_y - ty * TILE, 0), y1 = min(box.max_y - ty * TILE, TILE);
-    const unsigned long long bit = 1ull << pos;
     if (x0 >= x1 || y0 >= y1) return;  // cannot happen for a hit (its box overlaps the tile)
     const int s0 = y0 / 4, s1 = (y1 - 1) / 4 + 1;  // strips of 4 rows
     if ((x1 - x0) * (s1 - s0) > StripMasks::kMaxStrips) {
-        atomicOr(&m.broad, bit);
+        set_mask_bit(&m.broad, pos);
         return;
     }
+    // the 32-bit halves holding bit `pos`: word 2k + pos / 32 of the strips' masks
+    unsigned int* const half = reinterpret_cast<unsigned int*>(m.strip) + (pos >> 5);
+    const unsigned int bit = 1u << (pos & 31);
+#pragma unroll 1
     for (int s = s0; s < s1; ++s)
-        for (int x = x0; x < x1; ++x) atomicOr(&m.strip[s * TILE + x], bit);
+#pragma unroll 1
+        for (int x = x0; x < x1; ++x) atomicOr(half + 2 * (s * TILE + x), bit);
 }
 
 /// The hits thread t blends (strip masks): bit i for hit i of the chunk.
@@ -353,8 +368,8 @@ __device__ __forceinline__ int compact_chunk(const DeviceCircles& c, const Candi
         }
         float4 listed = geo;
         if (VARIANT & kRowCull) listed.w = __uint_as_float(row_mask<TILE>(ry, col.w));
-        if constexpr ((VARIANT & kStripMask) != 0) mark_strips<TILE>(sh.masks, box, tx, ty, pos);
         sh.list.put(pos, listed, col);
+        if constexpr ((VARIANT & kStripMask) != 0) mark_strips<TILE>(sh.masks, box, tx, ty, pos);
     }
     return hits;
 }

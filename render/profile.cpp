@@ -175,7 +175,7 @@ void name_stages(ProfileTable& t) {
     static const std::pair<const char*, const char*> ours[] = {
         {"clear_kernel", "clear"},         {"advance_kernel", "advance"},   {"pack_geometry_kernel", "bin.pack"},
         {"bin_count_kernel", "bin.count"}, {"total_kernel", "bin.scan"},    {"bin_fill_kernel", "bin.fill"}, {"bin_fill_per_thread_kernel", "bin.fill"},
-        {"bin_ranges_kernel", "bin.ranges"}, {"tile_loads_kernel", "bin.order"}, {"tile_order_kernel", "bin.order"}, {"shade_naive_kernel", "shade"},
+        {"bin_ranges_kernel", "bin.ranges"}, {"tile_loads_kernel", "bin.order"}, {"tile_order_kernel", "bin.order"}, {"recorded_order_kernel", "bin.order"}, {"shade_naive_kernel", "shade"},
         {"shade_tiles_kernel", "shade"},   {"shade_unordered_kernel", "shade"}, {"present_kernel", "present"},
         {"shade_ftb_kernel", "shade"},     {"bin_prepare_kernel", "bin.fill"}, {"bin_compact_kernel", "bin.compact"},
         {"bin_split_kernel", "bin.split"}, {"bin_place_kernel", "bin.place"}, {"count_total_kernel", "bin.scan"}, {"chunk_prefix_kernel", "bin.scan"}};

@@ -63,6 +63,12 @@
 #   PART=next30  rand10k with the guessed start (windows 30-60) and this
 #                build with order=off, then PART=all30 (the recorded order's
 #                and the reused chunk's call; docs/PERFORMANCE.md)
+#   PART=place30 place=direct against place=staged (bin.place's entries staged
+#                in tile order), twice, interleaved; snowsingle and micro2M by
+#                this build and .ab/render_lite (snow's ramp, the strip masks'
+#                32-bit atomics), twice; then --check with
+#                place=staged on every scene, the binning GPU tests and the
+#                sanitizer through the staged kernel, side by side
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -550,6 +556,50 @@ part_next30() {
   part_all30  # next_* stay in logs.tgz: only the first files of $OUT by name come back, summary.txt among them
 }
 
+# The staged bin.place's call (docs/PERFORMANCE.md, "bin.place staged in
+# tile order"): benches of place=direct and place=staged interleaved (direct,
+# staged, direct, staged) on the scenes the counting sort bins, snowsingle
+# and micro2M by this build and by .ab/render_lite (the snow ramp's and the
+# strip masks' atomics' A/B), then, beside
+# each other and untimed, --check with place=staged on every scene, the
+# binning GPU tests and compute-sanitizer through the staged kernel, all
+# stopped by PLACE_END_S (seconds since the start; default 560).
+PLACE_SANITIZE_OPTIONS="count=on,bins=sort,direct=0,coarse=1,spec=tight,place=staged count=on,bins=sort,direct=0,coarse=4,place=staged count=on,bins=sort,direct=0,coarse=1,chunks=32,strips=on,place=staged"
+part_place30() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local i o b
+  for i in 1 2; do
+    for o in place=direct place=staged; do
+      CR_CUDA_OPTIONS=$o $R bench --repeat ${PLACE_REPEAT:-3} --renderers tiled,ftb --scenes rand100k,rand1M,micro2M,snowsingle \
+        --json "$L/place_${i}_${o#place=}.json" > "$L/place_${i}_${o#place=}.txt" 2>/dev/null
+      say "$o ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|ftb) +(events|clear)' "$L/place_${i}_${o#place=}.txt")"
+    done
+  done
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  for i in 1 2; do  # this build against .ab/render_lite (main): snow's ramp (snowsingle), the strip masks' 32-bit atomics (micro2M)
+    for o in this lite; do
+      local bin=$R; [ $o = lite ] && bin=.ab/render_lite
+      [ -x "$bin" ] || continue
+      $bin bench --repeat ${PLACE_REPEAT:-3} --renderers tiled,persistent,ftb --scenes snowsingle,micro2M,rgb,pattern \
+        --json "$L/ramp_${i}_$o.json" > "$L/ramp_${i}_$o.txt" 2>/dev/null
+      say "snowsingle, micro2M, rgb, pattern, $o ($i):"
+      say "$(grep -E '^(snowsingle|micro2M|rgb|pattern) +(tiled|persistent|ftb) +(events|clear)' "$L/ramp_${i}_$o.txt")"
+    done
+  done
+  b=$((${PLACE_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
+  ( SANITIZE_KERNELS="tiled" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" SANITIZE_VARIANTS="" \
+      SANITIZE_OPTIONS="$PLACE_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="racecheck synccheck memcheck" \
+      timeout $b bash scripts/gpu_sanitize.sh > "$L/sanitize_place.txt" 2>&1
+    say "place sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_place.txt") $(grep -c ' rc=0 ' "$L/sanitize_place.txt") clean runs"
+    grep -E ' rc=[1-9]' "$L/sanitize_place.txt" | tee -a "$OUT/summary.txt" ) &
+  scene_checks "tiled persistent ftb" place=staged pcheck "place=staged checks at 1024" &
+  timeout $b ./.dev/gpu_tests --gtest_filter="${PLACE_TESTS:-GpuBinStage.*:GpuCounting.*:GpuLaterFrames.*:GpuPlan.*}" \
+    > "$L/gpu_place.txt" 2>&1
+  say "GPU tests (${PLACE_TESTS:-GpuBinStage, GpuCounting, GpuLaterFrames, GpuPlan}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_place.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_place.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_place.txt" | head -20 | tee -a "$OUT/summary.txt"
+  wait
+}
+
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
@@ -590,6 +640,7 @@ case "${PART:-check}" in
   defaults30) part_defaults30 ;;
   walk30) part_walk30 ;;
   next30) part_next30 ;;
+  place30) part_place30 ;;
   tests30) part_tests30 ;;
   all30) part_all30 ;;
   profile_layout30) part_profile_layout30 ;;

@@ -50,7 +50,7 @@ TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
         {"pattern", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"fireworks", "bin.compact, 4x4-tile bins", "bin.compact, 4x4-tile bins"},
         {"rand100k", exact_stop, "counting sort, 4x4-tile bins"},  // ftb splits only snow scenes
-        {"rand1M", "counting sort, 4x4-tile bins, split; early stop, guessed start",
+        {"rand1M", "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start",
          "counting sort, 4x4-tile bins"},  // small circles: split
         // snow: no early stop unless stop=on; the quad layout and the reciprocal (exact kernels)
         {"snowsingle", "counting sort, 4x4-tile bins, split; quad layout; reciprocal division", split},
@@ -113,7 +113,8 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rowcull=on"), "counting sort, 1x1-tile bins; row culling");
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "rows=8"), "counting sort, 1x1-tile bins");  // culling: rows=4 only
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "list=split"), "counting sort, 1x1-tile bins");
-    EXPECT_EQ(path_of("rand1M", KernelKind::FrontToBack, "split=on"), "counting sort, 4x4-tile bins, split");
+    EXPECT_EQ(path_of("rand1M", KernelKind::FrontToBack, "split=on"),
+              "counting sort (staged place), 4x4-tile bins, split");  // split bins of 1 M circles: staged
     // a GPU whose blocks take fewer tiles: 2048x2048 has 16384 single tiles, the counting sort 4000
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "", 2048, 2048, 4000), "sorted 1x1-tile bins; strip masks");
     // 16384x16384 in 2x2 bins: 262144 bins, beyond the 65535 bin ids of bin.split's keys, so no split
@@ -133,7 +134,7 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
     // kGuessHits circles a pixel at rand100k's sampled mean coverage (878.0, above): 45 / 878.0
     EXPECT_NEAR(deep.window_per_candidate, 45.0 / 878.0, 1e-4);
     EXPECT_EQ(planned_path(deep), "counting sort, 4x4-tile bins; early stop, guessed start");
-    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess"),
+    EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess,place=direct"),
               "counting sort, 4x4-tile bins, split; early stop, guessed start");
     // no early stop, no guess: a shallow scene, stop=off, ftb (its own stop)
     for (const BinPlan& p : {plan("rand10k", KernelKind::Tiled, "start=guess"),
@@ -199,7 +200,7 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
     EXPECT_EQ(path_of("micro2M", KernelKind::Tiled, "gather=records"),
               "counting sort, 1x1-tile bins; strip masks; circle records");
     EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "gather=records,start=guess"),
-              "counting sort, 4x4-tile bins, split; early stop, guessed start; circle records");
+              "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start; circle records");
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "gather=records,layout=quads"), "no binning; quad layout; circle records");
     EXPECT_EQ(path_of("snowsingle", KernelKind::Tiled, "gather=records"),
               "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
@@ -272,6 +273,49 @@ TEST(BinPlan, ALaunchCarriesThePlansBits) {
     }
 }
 
+TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
+    // place=staged is a way of writing bin.place's entries: every kernel
+    // that bins by the counting sort takes it, and the path says so; where
+    // no counting sort runs (bin.compact, the sorting stages, no binning)
+    // there is nothing to stage. place=auto stages split bins of scenes of
+    // kStagedPlaceCircles circles or more: rand1M's, not snowsingle's
+    // (100,000, split), micro2M's (single tiles) or ftb's rand1M (4x4 bins,
+    // not split).
+    const TileGrid g = make_tile_grid(1024, 1024, 16);
+    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
+        return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
+    };
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "place=staged"),
+              "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start");
+    EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "place=staged"),
+              "counting sort (staged place), 1x1-tile bins; strip masks");
+    EXPECT_EQ(path_of("rand10k", KernelKind::Tiled, "place=staged"), "bin.compact, 4x4-tile bins");
+    EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "place=staged"), "no binning");
+    EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off,place=staged", 16384, 16384),
+              "sorted 2x2-tile bins");
+    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "place=staged").staged_place);
+    EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "place=direct").staged_place);
+    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "").staged_place);
+    EXPECT_TRUE(plan("rand1M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("rand1M", KernelKind::FrontToBack, "").staged_place);
+    EXPECT_FALSE(plan("snowsingle", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("micro2M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "stop=off").staged_place);  // split, 100,000 circles
+    EXPECT_EQ(kStagedPlaceCircles, 800000.0);
+    // a GPU that gives a block less shared memory (sm_86 and sm_89: 3256 bins staged, 7072 direct) stages
+    // rand1M's 256 bins but not micro2M's 4096 tiles, which it still counts
+    const CudaOptions staged = parse_cuda_options("place=staged");
+    const BinPlan micro = plan_binning(make_scene("micro2M", 0), g, KernelKind::Tiled, staged, 7072, true, 3256);
+    EXPECT_TRUE(micro.count);
+    EXPECT_FALSE(micro.staged_place);
+    EXPECT_EQ(planned_path(micro), "counting sort, 1x1-tile bins; strip masks");
+    EXPECT_TRUE(plan_binning(make_scene("rand1M", 0), g, KernelKind::Tiled, staged, 7072, true, 3256).staged_place);
+    BinPlan p;
+    p.coarse = 4;
+    p.count = p.split = p.staged_place = true;
+    EXPECT_EQ(describe_path(p, true, false), "sorted 4x4-tile bins, split");  // a frame past one batch: no bin.place
+}
+
 TEST(BinPlan, AFrameThatLeftTheCountingSortSaysSo) {
     BinPlan p;
     p.coarse = 4;
@@ -296,8 +340,8 @@ TEST(CudaOptionsTable, EveryKeyTakesEachValueItLists) {
             a = b + 1;
         }
     }
-    EXPECT_EQ(words, 50u);
-    EXPECT_EQ(cuda_option_keys().size(), 26u);
+    EXPECT_EQ(words, 53u);
+    EXPECT_EQ(cuda_option_keys().size(), 27u);
 }
 
 TEST(CudaOptionsTable, ValuesLandInTheirFields) {
@@ -518,6 +562,30 @@ TEST(PairBatches, CutInInputOrderAtMostCapEach) {
     ASSERT_EQ(b.size(), 2u);
     EXPECT_TRUE(same(b[0], 0, 1, 0, 8));
     EXPECT_TRUE(same(b[1], 1, 3, 8, 2));
+}
+
+}  // namespace
+}  // namespace cr
+
+namespace cr {
+namespace {
+
+TEST(RecordedOrder, FourGroupsOfWorkEachInTileOrder) {
+    // By hand: 8 tiles of total work 240, mean 30. Above 45 (1.5 x): tiles
+    // 2 (50) and 5 (60); above 37.5: tile 0 (40); above 30: tile 3 (33);
+    // then the rest (27 is not above the mean).
+    EXPECT_EQ(recorded_order_groups({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
+    // At a bound is not above it: mean 2 of {3, 1, 2, 2}: 3 is 1.5 x the
+    // mean exactly (group 1: above 1.25 x), the 2s are at the mean (group 3).
+    EXPECT_EQ(work_group(3, 4, 8), 1);
+    EXPECT_EQ(work_group(2, 4, 8), 3);
+    EXPECT_EQ(recorded_order_groups({3, 1, 2, 2}), (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(recorded_order_groups({1, 0, 0, 3}), (std::vector<int>{3, 0, 1, 2}));
+    EXPECT_EQ(recorded_order_groups({0, 0, 0}), (std::vector<int>{0, 1, 2}));  // nothing recorded: tile order
+    EXPECT_TRUE(recorded_order_groups({}).empty());
+    // The largest inputs the kernel takes: no overflow (2^20 - 1 tiles of 2^32 - 1).
+    EXPECT_EQ(work_group(0xFFFFFFFFu, (1 << 20) - 1, 0xFFFFFFFFull * ((1 << 20) - 1)), 3);
+    EXPECT_EQ(work_group(0xFFFFFFFFu, (1 << 20) - 1, 0xFFFFFFFFull * ((1 << 19))), 0);
 }
 
 }  // namespace

@@ -315,7 +315,10 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
     for (const char* opts : {"spec=tight,direct=0,bins=sort,count=off", "spec=tight,direct=0,bins=sort,strips=on,count=off",
                              "spec=tight,direct=0,bins=sort,coarse=4,split=on,fill=thread,count=off",
                              "spec=tight,direct=0,bins=sort,coarse=1,count=on", "spec=tight,direct=0,bins=sort,coarse=1,count=on,strips=on",
-                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on"}) {
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on",
+                             // bin.place staged: the entries past the capacity are dropped at the write-out
+                             "spec=tight,direct=0,bins=sort,coarse=1,count=on,place=staged",
+                             "spec=tight,direct=0,bins=sort,coarse=4,split=on,count=on,place=staged"}) {
         CudaOptions o = parse_cuda_options(opts);
         auto r = make_cuda_renderer(k, o);
         r->setup(s, 200, 150);
@@ -334,6 +337,9 @@ TEST(GpuLaterFrames, GrowingSceneIsBinnedAgainAndStillExact) {
             }
         }
         EXPECT_GE(r->work().binning_redos, 5) << r->name();
+        if (std::string(opts).find("place=staged") != std::string::npos) {
+            EXPECT_EQ(r->work().path.rfind("counting sort (staged place), ", 0), 0u) << r->name() << " " << r->work().path;
+        }
     }
 }
 
@@ -460,7 +466,10 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     // split); bins of 4x4 and 2x2 tiles, counted and then split (exact
     // kernels) or shaded per bin (ftb; a frame that overflows its capacity
     // is GrowingSceneIsBinnedAgain's). Exact kernels: every float equals
-    // cpuref's; ftb within its bound.
+    // cpuref's; ftb within its bound. place=staged: bin.place writes
+    // through shared memory in tile order (one batch a round, or many:
+    // biglittle's and the oversized circle's rounds hold thousands of
+    // entries); the same lists, so the same floats.
     auto cases = far_and_zero_scenes();
     cases.push_back({named(custom({{.5f, .5f, 3.f, .2f, .3f, .4f, 0}, {16.f / 64, 16.f / 64, 8.f / 64, 1, 1, 0, 0}}),
                            "larger than the picture"), {1000, 600}});
@@ -472,7 +481,11 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                               {"count=on,direct=0,bins=sort,coarse=1", "count=on,direct=0,bins=sort,coarse=1,chunks=1",
                                "count=on,direct=0,bins=sort,coarse=1,chunks=32,strips=on",
                                "count=on,direct=0,bins=sort,coarse=1,batch=5000", "count=on,direct=0,bins=sort,coarse=4,chunks=32",
-                               "count=on,direct=0,bins=sort,coarse=2", "count=on,direct=0,bins=sort,coarse=4,batch=16000"},
+                               "count=on,direct=0,bins=sort,coarse=2", "count=on,direct=0,bins=sort,coarse=4,batch=16000",
+                               "count=on,direct=0,bins=sort,coarse=1,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=1,chunks=1,strips=on,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=4,chunks=32,place=staged",
+                               "count=on,direct=0,bins=sort,coarse=2,batch=16000,place=staged"},
                               [](const std::string& path, const std::string& opts, KernelKind k) {
                                   // batch=N: frames of more entries take the sorted batches, and say so
                                   const bool batched = opts.find("batch=") != std::string::npos;
@@ -487,7 +500,9 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                                   const auto starts = [&](const std::string& s) {
                                       return path.rfind(s + split, 0) == 0 || (early && path.rfind(s + ";", 0) == 0);
                                   };
-                                  return starts("counting sort, " + bins + "-tile bins") ||
+                                  const bool staged = opts.find("place=staged") != std::string::npos;
+                                  const std::string counted = staged ? "counting sort (staged place), " : "counting sort, ";
+                                  return starts(counted + bins + "-tile bins") ||
                                          (batched && starts("sorted " + bins + "-tile bins"));
                               });
 }
@@ -541,8 +556,8 @@ TEST(GpuPlan, EachSceneTakesItsMeasuredPath) {
     const std::tuple<const char*, KernelKind, const char*> want[] = {
         {"rgb", KernelKind::Tiled, "no binning"},
         {"rand10k", KernelKind::Tiled, "bin.compact, 4x4-tile bins"},
-        {"rand1M", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
-        {"rand1M", KernelKind::Persistent, "counting sort, 4x4-tile bins, split; early stop, guessed start"},
+        {"rand1M", KernelKind::Tiled, "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start"},
+        {"rand1M", KernelKind::Persistent, "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start"},
         {"biglittle", KernelKind::Tiled, "bin.compact, 4x4-tile bins; early stop"},
         {"snowsingle", KernelKind::Tiled, "counting sort, 4x4-tile bins, split; quad layout; reciprocal division"},
         {"rand100k", KernelKind::FrontToBack, "counting sort, 4x4-tile bins"},
@@ -933,6 +948,46 @@ TEST(GpuCoalesce, MovingAndSnowScenesEqualTheFullWalk) {
             }
         }
     }
+}
+
+/// Floats of all four channels, alpha too, whose bits differ (-1 for other sizes).
+long long differing_bits(const Image& a, const Image& b);
+
+TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
+    REQUIRE_GPU();
+    // With the early stop, tiles start in the order of their work in the
+    // frame before, longest first (persistent: order=auto; tiled: order=on,
+    // and order=auto keeps tile order there); the order only schedules
+    // work, so every float of every frame, alpha too, equals the row-major
+    // order's (order=off). Several frames, so that the later ones run in a
+    // recorded order; a moving scene, whose heavy tiles move; second tries
+    // (gap=2, window=1); tiled and persistent.
+    const std::tuple<const char*, int, int, int> runs[] = {{"biglittle", 1024, 1024, 3}, {"littlebig", 257, 129, 3},
+                                                           {"rand100k", 1000, 600, 2}, {"fireworks", 256, 256, 45}};
+    for (const auto& [scene, w, h, frames] : runs)
+        for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
+            for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=walk,strips=on",
+                                     "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
+                // the tiled kernel takes the recorded order with order=on only; the persistent one by default
+                const std::string on = k == KernelKind::Tiled ? ",order=on" : "";
+                auto off = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + ",order=off"));
+                auto rec = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + on));
+                const Image a = render_last(*off, make_scene(scene, 0), w, h, frames);
+                const Image b = render_last(*rec, make_scene(scene, 0), w, h, frames);
+                EXPECT_EQ(differing_bits(a, b), 0) << rec->name() << " " << opts << " " << scene << " " << w << "x" << h
+                                                   << " frames " << frames;
+                std::map<std::string, int> seen[2];  // the last frame's stages: bin.order only where ordered
+                for (const StageTime& st : rec->timings()) ++seen[0][st.name];
+                for (const StageTime& st : off->timings()) ++seen[1][st.name];
+                EXPECT_EQ(seen[0]["bin.order"], 1) << rec->name() << " " << opts << " " << scene;
+                EXPECT_EQ(seen[1]["bin.order"], 0) << rec->name() << " " << opts << " " << scene;
+            }
+    // the tiled kernel's default (order=auto) keeps tile order: no bin.order stage, the same floats
+    auto tiled = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk"));
+    auto on = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk,order=on"));
+    const Image a = render_last(*tiled, make_scene("biglittle", 0), 257, 129, 3);
+    EXPECT_EQ(differing_bits(a, render_last(*on, make_scene("biglittle", 0), 257, 129, 3)), 0);
+    for (const StageTime& st : tiled->timings()) EXPECT_NE(st.name, "bin.order");
 }
 
 /// Floats of all four channels, alpha too, whose bits differ (-1 for other sizes).

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/bin_plan.h"
 #include "kernels/testing.h"
 #include "tests/gpu_skip.h"
 #include "render/core/tile_math.h"
@@ -136,10 +137,12 @@ TEST(GpuBinStage, CompactAndSplitListsEqualHostBinning) {
                               what + " sorted" + bins);
             expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::SortedSplit), host_bins(s, k.w, k.h, 16),
                               what + " split from" + bins);
-            for (int chunks : {1, 32})  // the counting sort's bins and keys, split
-                expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::CountedSplit, chunks),
-                                  host_bins(s, k.w, k.h, 16),
-                                  what + " counted and split from" + bins + ", " + std::to_string(chunks) + " chunks an SM");
+            for (int chunks : {1, 32})  // the counting sort's bins and keys, split; bin.place direct and staged
+                for (bool staged : {false, true})
+                    expect_runs_equal(gpu_bin_lists(s, k.w, k.h, 16, coarse, BinPath::CountedSplit, chunks, staged),
+                                      host_bins(s, k.w, k.h, 16),
+                                      what + " counted and split from" + bins + ", " + std::to_string(chunks) +
+                                          " chunks an SM" + (staged ? ", staged" : ""));
         }
     }
 }
@@ -153,19 +156,22 @@ TEST(GpuBinStage, CountedListsEqualHostBinning) {
     // circles). micro2M on 300x200 puts ~8000 circles on each of 247 tiles
     // (every window ranks long groups of one tile), biglittle's large
     // circles are counted by whole warps, pattern on 8x8 tiles has 4096
-    // tiles, rand1M at 1024x1024 5.6 M entries on 4096 tiles.
+    // tiles, rand1M at 1024x1024 5.6 M entries on 4096 tiles. bin.place
+    // direct and staged (through shared memory in tile order, in batches
+    // of 2048 entries: biglittle's rounds take many) give the same lists.
     struct Case {
         const char* scene;
         int w, h, tile;
     };
     for (const Case& k : {Case{"rand10k", 257, 129, 16}, Case{"biglittle", 1000, 600, 16}, Case{"pattern", 512, 512, 8},
                           Case{"micro2M", 300, 200, 16}, Case{"rgb", 1, 1, 16}, Case{"rand1M", 1024, 1024, 16}})
-        for (int chunks : {1, 4, 32}) {
+        for (int chunks : {1, 4, 32})
+        for (bool staged : {false, true}) {
             const Scene s = make_scene(k.scene, 5);
             const auto want = host_bins(s, k.w, k.h, k.tile);
-            const BinListing gpu = gpu_bin_lists(s, k.w, k.h, k.tile, 1, BinPath::Counted, chunks);
+            const BinListing gpu = gpu_bin_lists(s, k.w, k.h, k.tile, 1, BinPath::Counted, chunks, staged);
             const std::string what = std::string(k.scene) + " " + std::to_string(k.w) + "x" + std::to_string(k.h) +
-                                     " counted, " + std::to_string(chunks) + " chunks an SM";
+                                     " counted, " + std::to_string(chunks) + " chunks an SM" + (staged ? ", staged" : "");
             expect_runs_equal(gpu, want, what);
             size_t pairs = 0;
             for (const auto& l : want) pairs += l.size();
@@ -191,10 +197,40 @@ TEST(GpuBinStage, CountedListsAtTheTileLimit) {
     if (limit < 8192) GTEST_SKIP() << "this GPU's counting sort takes " << limit << " tiles";
     const Scene s = make_scene("micro2M", 6);
     const auto want = host_bins(s, 2048, 1024, 16);
-    for (int chunks : {1, 3}) {
-        const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks);
-        expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM");
-    }
+    const bool staged_fits = gpu_count_tile_limit(true) >= 8192;  // staged: 4 bytes more a tile, 32 KiB more a block
+    for (int chunks : {1, 3})
+        for (bool staged : {false, true}) {
+            if (staged && !staged_fits) continue;  // the H100 and H200 take 8192 tiles staged too
+            const BinListing gpu = gpu_bin_lists(s, 2048, 1024, 16, 1, BinPath::Counted, chunks, staged);
+            expect_runs_equal(gpu, want, "micro2M 2048x1024 counted, " + std::to_string(chunks) + " chunks an SM" +
+                                             (staged ? ", staged" : ""));
+        }
+}
+
+TEST(GpuBinStage, PlacedEntriesStopAtTheCapacity) {
+    REQUIRE_GPU();
+    // A frame whose entries exceed the list's capacity (speculation's short
+    // guess) must write exactly the entries below the capacity, the same
+    // as with room for all, and nothing at or past it: direct and staged,
+    // circle lists (single tiles) and (circle, mask) pairs (4x4 bins), cut
+    // at 0, a third, 0.9 and 1 of the total. biglittle's rounds hold many
+    // staged batches; rand10k's few entries a round one.
+    for (const char* name : {"rand10k", "biglittle"})
+        for (int coarse : {1, 4})
+            for (bool staged : {false, true})
+                for (double cut : {0.0, 1.0 / 3.0, 0.9, 1.0}) {
+                    const PlacedTwice p = gpu_place_twice(make_scene(name, 2), 1000, 600, coarse, 4, staged, cut);
+                    const std::string what = std::string(name) + " bins of " + std::to_string(coarse) +
+                                             (staged ? ", staged" : ", direct") + ", cut at " + std::to_string(p.cut);
+                    ASSERT_GT(p.total, 1000u) << what;
+                    const size_t per = coarse > 1 ? 2 : 1, at = size_t(p.cut) * per;
+                    ASSERT_EQ(p.full.size(), size_t(p.total) * per) << what;
+                    ASSERT_EQ(p.cut_list.size(), p.full.size()) << what;
+                    for (size_t w = 0; w < p.full.size(); ++w) {
+                        ASSERT_NE(p.full[w], 0xFFFFFFFFu) << what << " word " << w;  // every entry written
+                        ASSERT_EQ(p.cut_list[w], w < at ? p.full[w] : 0xFFFFFFFFu) << what << " word " << w;
+                    }
+                }
 }
 
 /// Tile ids by key, largest first, ties in id order (a stable sort).
@@ -226,6 +262,31 @@ TEST(GpuBinStage, TileOrderIsHeaviestFirst) {
         EXPECT_EQ(gpu_tile_order(loads, tx, ty), want) << tx << "x" << ty << " tiles";
     }
     EXPECT_THROW(gpu_tile_order({1, 2, 3}, 2, 2), std::invalid_argument);
+}
+
+TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
+    REQUIRE_GPU();
+    // By hand: 8 tiles of total work 240, mean 30. Above 45: tiles 2 (50)
+    // and 5 (60); above 37.5: tile 0 (40); above 30: tile 3 (33); the rest
+    // (27 is not above the mean), each group in tile order.
+    EXPECT_EQ(gpu_recorded_order({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{2, 5, 0, 3, 1, 4, 6, 7}));
+    // Exactly at a bound is not above it: mean 1, tile 3 above 1.5, tile 0 at the mean.
+    EXPECT_EQ(gpu_recorded_order({1, 0, 0, 3}), (std::vector<int>{3, 0, 1, 2}));
+    EXPECT_EQ(gpu_recorded_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));  // the first frame: tile order
+    EXPECT_EQ(gpu_recorded_order({0, 0, 7}), (std::vector<int>{2, 0, 1}));
+    // More tiles than the block's 1024 threads (several rounds of the scan):
+    // the host's four stable groups.
+    std::mt19937 rng(30);
+    std::uniform_int_distribution<unsigned int> chunks(0, 12);
+    for (int tiles : {1024, 4096, 5000, 16384}) {
+        std::vector<unsigned int> work(static_cast<size_t>(tiles));
+        for (auto& w : work) w = chunks(rng);
+        work[tiles - 1] = 400;  // the last tile, as biglittle's heavy tiles: among the first now
+        const std::vector<int> want = recorded_order_groups(work);
+        EXPECT_LT(std::find(want.begin(), want.end(), tiles - 1) - want.begin(), tiles / 3);
+        EXPECT_EQ(gpu_recorded_order(work), want) << tiles << " tiles";
+    }
+    EXPECT_THROW(gpu_recorded_order({}), std::invalid_argument);
 }
 
 }  // namespace

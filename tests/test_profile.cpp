@@ -88,6 +88,10 @@ TEST(Profile, NamesTheTileOrderStage) {
                         "void cr::<unnamed>::tile_loads_kernel(cr::TileLists, cr::TileGrid, unsigned int *, int *)",
                         "void cub::CUB_200800_SM_900_NS::DeviceRadixSortOnesweepKernel<...>(...)"},
                        {"bin.order", "bin.order", "bin.order"});
+    // the early stop's recorded order, then its shading
+    expect_stage_names({"void cr::<unnamed>::recorded_order_kernel(const unsigned int *, int, int *)",
+                        "void cr::<unnamed>::shade_tiles_kernel<16, 4, false, false, 40>(cr::DeviceCircles, ...)"},
+                       {"bin.order", "shade"});
 }
 
 TEST(Profile, FindingsFromTheNumbers) {

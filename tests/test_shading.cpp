@@ -2,11 +2,13 @@
 // renderer's pixels, computed by hand from ../shared/SCENES.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "render/cpu/cpu_stages.h"
 #include "render/core/shading.h"
@@ -260,6 +262,47 @@ TEST(Snow, RampInterpolatesTheTable) {
     cr::snow_ramp(.25f, r, g, b);
     EXPECT_EQ(r, 1.f);
     EXPECT_EQ(g, 1.f);
+}
+
+/// The snow ramp as an int index into the table (the form SCENES.md
+/// describes, and snow_ramp's before it chose the index by comparisons).
+void ramp_by_index(float t, float& r, float& g, float& b) {
+    const float red[5] = {1.f, 1.f, .8f, .8f, .8f}, green[5] = {1.f, 1.f, .9f, .9f, .8f};
+    const float s = cr::mul_rn(t, 4.f);
+    const int base = std::isnan(s) ? 0 : std::min(std::max(static_cast<int>(s), 0), 3);
+    const float w = cr::sub_rn(s, static_cast<float>(base)), v = cr::sub_rn(1.f, w);
+    r = cr::add_rn(cr::mul_rn(v, red[base]), cr::mul_rn(w, red[base + 1]));
+    g = cr::add_rn(cr::mul_rn(v, green[base]), cr::mul_rn(w, green[base + 1]));
+    b = cr::add_rn(cr::mul_rn(v, 1.f), cr::mul_rn(w, 1.f));
+}
+
+TEST(Snow, RampByComparisonsEqualsTheIndexedTable) {
+    // snow_ramp picks the row by comparing s = 4t with 1, 2 and 3; the
+    // course's form converts s to an int. 200 floats around each row's edge
+    // (t = 0, .25, .5, .75, 1), the rim past 1, NaN, and 100,000 spread over
+    // [0, 1.01]: every bit the same (scripts/probes/snow_ramp_check.cpp
+    // runs all 2^32 floats).
+    std::vector<float> ts = {std::nanf(""), -0.f, 1.0001f, 1.5f};
+    for (float edge : {0.f, .25f, .5f, .75f, 1.f}) {
+        float t = edge;
+        for (int k = 0; k < 100; ++k) t = std::nextafter(t, -1.f);
+        for (int k = 0; k < 200; ++k, t = std::nextafter(t, 2.f)) ts.push_back(t);
+    }
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.f, 1.01f);
+    for (int k = 0; k < 100000; ++k) ts.push_back(u(rng));
+    for (float t : ts) {
+        float r0, g0, b0, r1, g1, b1;
+        ramp_by_index(t, r0, g0, b0);
+        cr::snow_ramp(t, r1, g1, b1);
+        if (std::isnan(t)) {
+            EXPECT_TRUE(std::isnan(r1) && std::isnan(g1) && std::isnan(b1));
+            continue;
+        }
+        ASSERT_EQ(std::memcmp(&r0, &r1, 4), 0) << "red at t = " << t;
+        ASSERT_EQ(std::memcmp(&g0, &g1, 4), 0) << "green at t = " << t;
+        ASSERT_EQ(std::memcmp(&b0, &b1, 4), 0) << "blue at t = " << t;
+    }
 }
 
 TEST(Snow, FlakeRenderedOverBackground) {

@@ -61,31 +61,37 @@ struct Fragment {
     float r, g, b, alpha;
 };
 
-/// Red and green of row i (0..4) of the snow ramp's table: rows {1,1,1},
-/// {1,1,1}, {.8,.9,1}, {.8,.9,1}, {.8,.8,1} (blue is 1 in every row). Written
-/// as selects, not an array: a GPU thread indexing a local array at run time
-/// reads it from local memory (slow), a select stays in registers.
-CR_HD float snow_ramp_red(int i) { return i < 2 ? 1.f : .8f; }
-CR_HD float snow_ramp_green(int i) { return i < 2 ? 1.f : (i < 4 ? .9f : .8f); }
-
 /// The snow color ramp: piecewise-linear lookup of t in [0,1] in the 5-entry
-/// table of SCENES.md (base clamped to 3, the value the course meant at t == 1).
-/// Every product and sum here and in the rest of the snow math is written
-/// with mul_rn/add_rn/sub_rn/div_rn (render/core/hd_math.h): each rounds
-/// once, as the host (built without FMA contraction) does, and the GPU
-/// compiler may not fuse them. So the GPU's snow pixels differ from cpuref
-/// only where expf does (the GPU's expf is not correctly rounded), and they
-/// do not move when the compiler makes other choices around them.
+/// table of SCENES.md, rows {1,1,1}, {1,1,1}, {.8,.9,1}, {.8,.9,1},
+/// {.8,.8,1}: s = 4t, base = min(int(s), 3) (clamped to 3, the value the
+/// course meant at t == 1), w = s - base, each channel (1 - w) * T[base] +
+/// w * T[base + 1]. Every product and sum here and in the rest of the snow
+/// math is written with mul_rn/add_rn/sub_rn/div_rn (render/core/hd_math.h):
+/// each rounds once, as the host (built without FMA contraction) does, and
+/// the GPU compiler may not fuse them. So the GPU's snow pixels differ from
+/// cpuref only where expf does (the GPU's expf is not correctly rounded),
+/// and they do not move when the compiler makes other choices around them.
+///
+/// The index and the table entries come from three comparisons of s, not
+/// from a float-to-int conversion, an int-to-float one and selects on the
+/// int (on the GPU two conversions run on the quarter-rate pipe): the same
+/// base, w and entries for every s below 2^31 and for NaN, so the same
+/// floats: below 1, int(s) clamped to 0..3 gave base 0 too; for NaN the
+/// host's int(s) is INT_MIN and the GPU's 0, both clamped to 0; past 2^31
+/// int(s) is undefined on the host. A covered pixel's t is at most about 1.
+/// Multiplying by blue's 1 is exact, so blue is v + w.
+/// scripts/probes/snow_ramp_check.cpp compares it with the table lookup for
+/// every float t, every bit.
 CR_HD void snow_ramp(float t, float& r, float& g, float& b) {
     const float s = mul_rn(t, 4.f);
-    int base = static_cast<int>(s);
-    if (base > 3) base = 3;
-    if (base < 0) base = 0;
-    const float w = sub_rn(s, static_cast<float>(base));
+    const bool at1 = s >= 1.f, at2 = s >= 2.f, at3 = s >= 3.f;  // base >= 1, 2, 3 (all false for NaN)
+    const float base = at3 ? 3.f : at2 ? 2.f : at1 ? 1.f : 0.f;
+    const float w = sub_rn(s, base);
     const float v = sub_rn(1.f, w);
-    r = add_rn(mul_rn(v, snow_ramp_red(base)), mul_rn(w, snow_ramp_red(base + 1)));
-    g = add_rn(mul_rn(v, snow_ramp_green(base)), mul_rn(w, snow_ramp_green(base + 1)));
-    b = add_rn(mul_rn(v, 1.f), mul_rn(w, 1.f));  // every entry has blue 1; kept as the course computes it
+    // red: 1 in rows 0-1, .8 after; green: 1, 1, .9, .9, .8 (rows base and base + 1)
+    r = add_rn(mul_rn(v, at2 ? .8f : 1.f), mul_rn(w, at1 ? .8f : 1.f));
+    g = add_rn(mul_rn(v, at2 ? .9f : 1.f), mul_rn(w, at3 ? .8f : at1 ? .9f : 1.f));
+    b = add_rn(v, w);
 }
 
 /// The snow alpha's depth factor, 0.5 * clamp(.6 + .4 * (1 - z), 0, 1): one

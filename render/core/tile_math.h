@@ -106,4 +106,16 @@ inline void for_each_listed_tile(float x, float y, float r, const TileGrid& g, f
                 f(ty * g.tiles_x + tx);
 }
 
+/// The early stop's recorded order (launch_recorded_order, and
+/// recorded_order_groups on the host): the group of a tile whose recorded
+/// work is `w` among `tiles` tiles of total work `total`: 0 above 1.5 x
+/// the mean, 1 above 1.25 x, 2 above the mean, 3 the rest. Integer
+/// compares of w x tiles against the total x 3/2, 5/4 and 1: exact, with
+/// no overflow for work below 2^32 a tile and fewer than 2^20 tiles (both
+/// sides below 2^55).
+CR_HD int work_group(unsigned int w, int tiles, unsigned long long total) {
+    const unsigned long long x = static_cast<unsigned long long>(w) * static_cast<unsigned long long>(tiles);
+    return 2 * x > 3 * total ? 0 : 4 * x > 5 * total ? 1 : x > total ? 2 : 3;
+}
+
 }  // namespace cr
