@@ -114,9 +114,14 @@ public:
             shade_per_pixel(c);
         } else {
             if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
+            order_ahead();
             ShadePass pass = binning_->first_pass(c);
             do shade(c, pass);
             while (binning_->next_pass(c, pass));
+            if (recorded_.ahead) {  // no pass took the order: the stream still waits, so no launch is left running
+                CR_CUDA(cudaStreamWaitEvent(stream_.get(), recorded_.join.get(), 0));
+                recorded_.ahead = false;
+            }
             clear_pending_ = false;  // the frame's last pass wrote the background
             binned_since_setup_ = true;
         }
@@ -236,7 +241,9 @@ private:
         const bool recorded = records_order(bits);
         // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
         const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
-        const int* order = by_length ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
+        const int* order = by_length ? heavy_first_order(lists)
+                           : recorded ? (recorded_.ahead ? wait_for_order() : recorded_order())
+                                      : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -280,6 +287,32 @@ private:
     const int* recorded_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
+        return recorded_.order.get();
+    }
+
+    /// The recorded order of this frame's first pass, launched before
+    /// binning on a second stream (RecordedOrderBuffers::side): it reads only
+    /// the work of the frame before, so it runs beside bin.compact or
+    /// bin.count instead of after them. Only where shade() would launch it
+    /// for a binned pass (the early stop's kernels, not the persistent
+    /// kernel's first frame, which orders by list length).
+    void order_ahead() {
+        const bool persistent = kind_ == KernelKind::Persistent;
+        if (!records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
+        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));  // after the frame before's shading
+        CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
+        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
+        CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
+        recorded_.ahead = true;
+    }
+
+    /// Stage "bin.order" of a frame whose order was launched ahead: the
+    /// frame's stream waits for it (the stage's time is what is left of it
+    /// once binning is done).
+    const int* wait_for_order() {
+        timeline_.mark("bin.order", "Render", stream_.get());
+        CR_CUDA(cudaStreamWaitEvent(stream_.get(), recorded_.join.get(), 0));
+        recorded_.ahead = false;
         return recorded_.order.get();
     }
 
