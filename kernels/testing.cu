@@ -48,6 +48,21 @@ BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& st
     return out;
 }
 
+/// A scene's circles on the device, packed (bin.pack) on a stream of their
+/// own, with the binning stages' context (the renderer's own calls).
+struct PackedScene {
+    DeviceMemoryTally tally;
+    CudaStream stream;
+    CircleBuffers circles;
+    BinContext ctx;
+    DeviceCircles c;
+    explicit PackedScene(const Scene& scene) : ctx{stream.get(), nullptr, &tally} {
+        circles.upload(scene, &tally, stream.get());
+        c = circles.view();
+        launch_pack_geometry(c, stream.get());
+    }
+};
+
 /// A pair total on the device, read after the stream's work.
 unsigned long long total_on_host(const unsigned long long* total, cudaStream_t s) {
     // The stream is non-blocking: cudaMemcpy on the default stream does not
@@ -76,16 +91,12 @@ BinListing split_listing(BinnedLists bins, const TileGrid& tiles, const TileGrid
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
                          int chunks_per_sm, bool staged_place) {
-    DeviceMemoryTally tally;
-    CudaStream stream;
-    cudaStream_t s = stream.get();
-    const BinContext ctx{s, nullptr, &tally};
-    CircleBuffers circles;
-    circles.upload(scene, &tally, s);
+    PackedScene packed(scene);  // not const: the stages count their buffers in its tally
+    const cudaStream_t s = packed.stream.get();
+    const BinContext& ctx = packed.ctx;
+    const DeviceCircles& c = packed.c;
     const TileGrid tiles = make_tile_grid(width, height, tile);
     const TileGrid g = make_tile_grid(width, height, tile * coarse);
-    const DeviceCircles c = circles.view();
-    launch_pack_geometry(c, s);
     if (path == BinPath::Compact) {  // the renderer's own stage objects and calls
         CompactStage stage;
         stage.reserve(g.tile_count(), ctx);
@@ -123,15 +134,11 @@ PlacedTwice gpu_place_twice(const Scene& scene, int width, int height, int coars
                             double cut_fraction) {
     if (coarse != 1 && coarse != 2 && coarse != 4) throw std::invalid_argument("gpu_place_twice: bins of 1, 2 or 4 tiles");
     if (!(cut_fraction >= 0.0 && cut_fraction <= 1.0)) throw std::invalid_argument("gpu_place_twice: a fraction in [0, 1]");
-    DeviceMemoryTally tally;
-    CudaStream stream;
-    cudaStream_t s = stream.get();
-    const BinContext ctx{s, nullptr, &tally};
-    CircleBuffers circles;
-    circles.upload(scene, &tally, s);
+    PackedScene packed(scene);  // not const: the stages count their buffers in its tally
+    const cudaStream_t s = packed.stream.get();
+    const BinContext& ctx = packed.ctx;
+    const DeviceCircles& c = packed.c;
     const TileGrid g = make_tile_grid(width, height, 16 * coarse);
-    const DeviceCircles c = circles.view();
-    launch_pack_geometry(c, s);
     CountingStages stages;
     stages.reserve(c.count, g.tile_count(), chunks_per_sm, coarse, staged, ctx);
     stages.count(c, g, true, ctx);

@@ -150,13 +150,8 @@ __device__ __forceinline__ void mark_strips(StripMasks& m, const PixelBox& box, 
         set_mask_bit(&m.broad, pos);
         return;
     }
-    // the 32-bit halves holding bit `pos`: word 2k + pos / 32 of the strips' masks
-    unsigned int* const half = reinterpret_cast<unsigned int*>(m.strip) + (pos >> 5);
-    const unsigned int bit = 1u << (pos & 31);
-#pragma unroll 1
     for (int s = s0; s < s1; ++s)
-#pragma unroll 1
-        for (int x = x0; x < x1; ++x) atomicOr(half + 2 * (s * TILE + x), bit);
+        for (int x = x0; x < x1; ++x) set_mask_bit(&m.strip[s * TILE + x], pos);
 }
 
 /// The hits thread t blends (strip masks): bit i for hit i of the chunk.

@@ -520,6 +520,16 @@ walk_option_benches() {
   done
 }
 
+# bounded_sanitize TAG LIMIT KERNELS SCENES OPTIONS TOOLS: scripts/gpu_sanitize.sh
+# within LIMIT seconds (no teaching variants), its log $L/sanitize_TAG.txt, a
+# summary line with the clean runs and the runs that were not.
+bounded_sanitize() {
+  SANITIZE_KERNELS="$3" SANITIZE_SCENES="$4" SANITIZE_VARIANTS="" SANITIZE_OPTIONS="$5" RENDER=$R \
+    SANITIZE_TOOLS="$6" timeout "$2" bash scripts/gpu_sanitize.sh > "$L/sanitize_$1.txt" 2>&1
+  say "$1 sanitize rc=$? (limit $2 s): $(tail -n 1 "$L/sanitize_$1.txt") $(grep -c ' rc=0 ' "$L/sanitize_$1.txt") clean runs"
+  grep -E ' rc=[1-9]' "$L/sanitize_$1.txt" | tee -a "$OUT/summary.txt"
+}
+
 # PART=walk30's benches and default checks, and beside the checks (none
 # of it timed) every GPU test and the early stop's sanitizer runs, all
 # stopped by ALL30_END_S (seconds since the start; default 560): one call.
@@ -527,11 +537,8 @@ part_all30() {
   local b
   NO_CHECKS=1 part_walk30
   b=$((${ALL30_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
-  ( SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3 pattern@0:1" SANITIZE_VARIANTS="" \
-      SANITIZE_OPTIONS="$GUESS_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="memcheck racecheck synccheck" \
-      timeout $b bash scripts/gpu_sanitize.sh > "$L/sanitize_guess.txt" 2>&1
-    say "guess sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_guess.txt") $(grep -c ' rc=0 ' "$L/sanitize_guess.txt") clean runs"
-    grep -E ' rc=[1-9]' "$L/sanitize_guess.txt" | tee -a "$OUT/summary.txt" ) &
+  bounded_sanitize guess $b "tiled persistent" "rand10k@0:1 fireworks@0:3 pattern@0:1" "$GUESS_SANITIZE_OPTIONS" \
+    "memcheck racecheck synccheck" &
   default_checks &
   timeout $b ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
   say "gpu_tests rc=$? (limit $b s) $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
@@ -590,11 +597,7 @@ part_place30() {
     done
   done
   b=$((${PLACE_END_S:-560} - SECONDS)); [ $b -gt 60 ] || b=60
-  ( SANITIZE_KERNELS="tiled" SANITIZE_SCENES="rand10k@0:1 fireworks@0:3" SANITIZE_VARIANTS="" \
-      SANITIZE_OPTIONS="$PLACE_SANITIZE_OPTIONS" RENDER=$R SANITIZE_TOOLS="racecheck synccheck memcheck" \
-      timeout $b bash scripts/gpu_sanitize.sh > "$L/sanitize_place.txt" 2>&1
-    say "place sanitize rc=$? (limit $b s): $(tail -n 1 "$L/sanitize_place.txt") $(grep -c ' rc=0 ' "$L/sanitize_place.txt") clean runs"
-    grep -E ' rc=[1-9]' "$L/sanitize_place.txt" | tee -a "$OUT/summary.txt" ) &
+  bounded_sanitize place $b tiled "rand10k@0:1 fireworks@0:3" "$PLACE_SANITIZE_OPTIONS" "racecheck synccheck memcheck" &
   scene_checks "tiled persistent ftb" place=staged pcheck "place=staged checks at 1024" &
   timeout $b ./.dev/gpu_tests --gtest_filter="${PLACE_TESTS:-GpuBinStage.*:GpuCounting.*:GpuLaterFrames.*:GpuPlan.*}" \
     > "$L/gpu_place.txt" 2>&1

@@ -24,11 +24,17 @@ namespace {
 
 constexpr int kH200CountTiles = 8192;  // count_tile_limit() on the H200 (kMaxCountTiles)
 
-/// The path scene `name` (seed 0) plans at w x h with 16x16 tiles.
+/// The plan of scene `name` (seed 0) at w x h on the tiles `options` ask for (16x16 by default).
+BinPlan plan_of(const char* name, KernelKind kind, const std::string& options = "", int w = 1024, int h = 1024,
+                int count_limit = kH200CountTiles) {
+    const CudaOptions o = parse_cuda_options(options);
+    return plan_binning(make_scene(name, 0), make_tile_grid(w, h, o.tile_size), kind, o, count_limit);
+}
+
+/// The path scene `name` (seed 0) plans at w x h (plan_of).
 std::string path_of(const char* name, KernelKind kind, const std::string& options = "", int w = 1024, int h = 1024,
                     int count_limit = kH200CountTiles) {
-    const CudaOptions o = parse_cuda_options(options);
-    return planned_path(plan_binning(make_scene(name, 0), make_tile_grid(w, h, o.tile_size), kind, o, count_limit));
+    return planned_path(plan_of(name, kind, options, w, h, count_limit));
 }
 
 TEST(BinPlan, EveryCourseSceneTakesTheDocumentedPath) {
@@ -124,11 +130,7 @@ TEST(BinPlan, ForcedChoicesAndTheLimitsThatOverrideThem) {
 }
 
 TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
-    const TileGrid g = make_tile_grid(1024, 1024, 16);
-    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
-        return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
-    };
-    const BinPlan deep = plan("rand100k", KernelKind::Tiled, "start=guess");
+    const BinPlan deep = plan_of("rand100k", KernelKind::Tiled, "start=guess");
     EXPECT_TRUE(deep.coalesce);
     EXPECT_TRUE(deep.guess);
     // kGuessHits circles a pixel at rand100k's sampled mean coverage (878.0, above): 45 / 878.0
@@ -137,22 +139,22 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
     EXPECT_EQ(path_of("rand1M", KernelKind::Persistent, "start=guess,place=direct"),
               "counting sort, 4x4-tile bins, split; early stop, guessed start");
     // no early stop, no guess: a shallow scene, stop=off, ftb (its own stop)
-    for (const BinPlan& p : {plan("rand10k", KernelKind::Tiled, "start=guess"),
-                             plan("rand100k", KernelKind::Tiled, "start=guess,stop=off"),
-                             plan("rand100k", KernelKind::FrontToBack, "start=guess,stop=on")}) {
+    for (const BinPlan& p : {plan_of("rand10k", KernelKind::Tiled, "start=guess"),
+                             plan_of("rand100k", KernelKind::Tiled, "start=guess,stop=off"),
+                             plan_of("rand100k", KernelKind::FrontToBack, "start=guess,stop=on")}) {
         EXPECT_FALSE(p.guess);
         EXPECT_EQ(p.window_per_candidate, 0.0);
     }
     // auto: the guess on counted and sorted lists, the walk back on bin.compact's (measured, CudaOptions)
-    EXPECT_TRUE(plan("rand100k", KernelKind::Tiled, "").guess);
-    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "").guess);
-    EXPECT_FALSE(plan("biglittle", KernelKind::Tiled, "").guess);
-    EXPECT_FALSE(plan("littlebig", KernelKind::Persistent, "").guess);
-    EXPECT_TRUE(plan("biglittle", KernelKind::Tiled, "start=guess").guess);
-    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "start=walk").guess);
+    EXPECT_TRUE(plan_of("rand100k", KernelKind::Tiled, "").guess);
+    EXPECT_TRUE(plan_of("rand1M", KernelKind::Persistent, "").guess);
+    EXPECT_FALSE(plan_of("biglittle", KernelKind::Tiled, "").guess);
+    EXPECT_FALSE(plan_of("littlebig", KernelKind::Persistent, "").guess);
+    EXPECT_TRUE(plan_of("biglittle", KernelKind::Tiled, "start=guess").guess);
+    EXPECT_FALSE(plan_of("rand100k", KernelKind::Tiled, "start=walk").guess);
     EXPECT_THROW(parse_cuda_options("start=on"), std::invalid_argument);
     // window=N: N covering circles a pixel instead of kGuessHits
-    EXPECT_NEAR(plan("rand100k", KernelKind::Tiled, "start=guess,window=1").window_per_candidate, 1.0 / 878.0, 1e-6);
+    EXPECT_NEAR(plan_of("rand100k", KernelKind::Tiled, "start=guess,window=1").window_per_candidate, 1.0 / 878.0, 1e-6);
     EXPECT_EQ(parse_cuda_options("window=1000").guess_hits, 1000);
     EXPECT_EQ(CudaOptions{}.guess_hits, 45);
     for (const char* bad : {"window=0", "window=1001", "window=4.5", "window="})
@@ -166,12 +168,8 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
 }
 
 TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {
-    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
-        const CudaOptions o = parse_cuda_options(opts);
-        return plan_binning(make_scene(name, 0), make_tile_grid(1024, 1024, o.tile_size), kind, o, kH200CountTiles);
-    };
     const char* both = "layout=quads,snowdiv=recip";
-    const BinPlan snow = plan("snowsingle", KernelKind::Tiled, both);
+    const BinPlan snow = plan_of("snowsingle", KernelKind::Tiled, both);
     EXPECT_TRUE(snow.quads);
     EXPECT_TRUE(snow.snow_reciprocal);
     EXPECT_EQ(planned_path(snow), "counting sort, 4x4-tile bins, split; quad layout; reciprocal division");
@@ -189,10 +187,10 @@ TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop)
               "counting sort, 4x4-tile bins; early stop, guessed start");
     EXPECT_EQ(path_of("rand100k", KernelKind::Tiled, "layout=quads,stop=off"),
               "counting sort, 4x4-tile bins, split; quad layout");
-    for (const BinPlan& p : {plan("snowsingle", KernelKind::FrontToBack, both),
-                             plan("snowsingle", KernelKind::Tiled, "layout=strips,snowdiv=ieee"),
-                             plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,rows=8"),
-                             plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,tile=8")}) {
+    for (const BinPlan& p : {plan_of("snowsingle", KernelKind::FrontToBack, both),
+                             plan_of("snowsingle", KernelKind::Tiled, "layout=strips,snowdiv=ieee"),
+                             plan_of("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,rows=8"),
+                             plan_of("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,tile=8")}) {
         EXPECT_FALSE(p.quads);
         EXPECT_FALSE(p.snow_reciprocal);
     }
@@ -249,25 +247,21 @@ TEST(BinPlan, EveryLaunchPicksACompiledKernel) {
 TEST(BinPlan, ALaunchCarriesThePlansBits) {
     // plan_shade_bits is what the renderer passes launch_shade_tiled and asks
     // the persistent kernel's occupancy for; shade_kernel_bits then picks the kernel
-    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
-        const CudaOptions o = parse_cuda_options(opts);
-        return plan_binning(make_scene(name, 0), make_tile_grid(1024, 1024, o.tile_size), kind, o, kH200CountTiles);
-    };
-    const BinPlan micro = plan("micro2M", KernelKind::Tiled, "gather=records");
+    const BinPlan micro = plan_of("micro2M", KernelKind::Tiled, "gather=records");
     EXPECT_EQ(plan_shade_bits(micro, true), kShadeStripMask | kShadeRecords);
     EXPECT_EQ(plan_shade_bits(micro, false), kShadeRecords);  // unbinned lists: no culling
     EXPECT_EQ(plan_cull_bits(micro), kShadeStripMask);
-    const BinPlan deep = plan("rand1M", KernelKind::Persistent, "gather=records,start=guess");
+    const BinPlan deep = plan_of("rand1M", KernelKind::Persistent, "gather=records,start=guess");
     EXPECT_EQ(plan_shade_bits(deep, true), kShadeCoalesce | kShadeGuess | kShadeRecords);
     EXPECT_EQ(shade_kernel_bits(plan_shade_bits(deep, true), false), kShadeCoalesce | kShadeGuess | kShadeRecords);
-    const BinPlan snow = plan("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,gather=records");
+    const BinPlan snow = plan_of("snowsingle", KernelKind::Tiled, "layout=quads,snowdiv=recip,gather=records");
     EXPECT_EQ(plan_shade_bits(snow, true), kShadeQuads | kShadeSnowReciprocal);  // no records on snow
-    EXPECT_EQ(plan_shade_bits(plan("rand100k", KernelKind::Tiled, ""), true), kShadeCoalesce | kShadeGuess);
-    EXPECT_EQ(plan_shade_bits(plan("biglittle", KernelKind::Tiled, ""), true), kShadeCoalesce);
-    EXPECT_EQ(plan_shade_bits(plan("rand10k", KernelKind::Tiled, ""), true), 0);
+    EXPECT_EQ(plan_shade_bits(plan_of("rand100k", KernelKind::Tiled, ""), true), kShadeCoalesce | kShadeGuess);
+    EXPECT_EQ(plan_shade_bits(plan_of("biglittle", KernelKind::Tiled, ""), true), kShadeCoalesce);
+    EXPECT_EQ(plan_shade_bits(plan_of("rand10k", KernelKind::Tiled, ""), true), 0);
     // the kernels without the tiled shape never get the switches
     for (KernelKind k : {KernelKind::Naive, KernelKind::Unordered, KernelKind::FrontToBack}) {
-        const BinPlan p = plan("micro2M", k, "gather=records,layout=quads,strips=off,rowcull=off");
+        const BinPlan p = plan_of("micro2M", k, "gather=records,layout=quads,strips=off,rowcull=off");
         EXPECT_FALSE(p.records);
         EXPECT_FALSE(p.quads);
     }
@@ -282,9 +276,6 @@ TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
     // (100,000, split), micro2M's (single tiles) or ftb's rand1M (4x4 bins,
     // not split).
     const TileGrid g = make_tile_grid(1024, 1024, 16);
-    const auto plan = [&](const char* name, KernelKind kind, const char* opts) {
-        return plan_binning(make_scene(name, 0), g, kind, parse_cuda_options(opts), kH200CountTiles);
-    };
     EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "place=staged"),
               "counting sort (staged place), 4x4-tile bins, split; early stop, guessed start");
     EXPECT_EQ(path_of("micro2M", KernelKind::FrontToBack, "place=staged"),
@@ -293,14 +284,14 @@ TEST(BinPlan, TheStagedPlaceActsOnlyWhereTheCountingSortRuns) {
     EXPECT_EQ(path_of("rgb", KernelKind::Tiled, "place=staged"), "no binning");
     EXPECT_EQ(path_of("rand1M", KernelKind::Tiled, "coarse=2,count=off,stop=off,place=staged", 16384, 16384),
               "sorted 2x2-tile bins");
-    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "place=staged").staged_place);
-    EXPECT_FALSE(plan("rand1M", KernelKind::Persistent, "place=direct").staged_place);
-    EXPECT_TRUE(plan("rand1M", KernelKind::Persistent, "").staged_place);
-    EXPECT_TRUE(plan("rand1M", KernelKind::Tiled, "").staged_place);
-    EXPECT_FALSE(plan("rand1M", KernelKind::FrontToBack, "").staged_place);
-    EXPECT_FALSE(plan("snowsingle", KernelKind::Tiled, "").staged_place);
-    EXPECT_FALSE(plan("micro2M", KernelKind::Tiled, "").staged_place);
-    EXPECT_FALSE(plan("rand100k", KernelKind::Tiled, "stop=off").staged_place);  // split, 100,000 circles
+    EXPECT_TRUE(plan_of("rand1M", KernelKind::Persistent, "place=staged").staged_place);
+    EXPECT_FALSE(plan_of("rand1M", KernelKind::Persistent, "place=direct").staged_place);
+    EXPECT_TRUE(plan_of("rand1M", KernelKind::Persistent, "").staged_place);
+    EXPECT_TRUE(plan_of("rand1M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan_of("rand1M", KernelKind::FrontToBack, "").staged_place);
+    EXPECT_FALSE(plan_of("snowsingle", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan_of("micro2M", KernelKind::Tiled, "").staged_place);
+    EXPECT_FALSE(plan_of("rand100k", KernelKind::Tiled, "stop=off").staged_place);  // split, 100,000 circles
     EXPECT_EQ(kStagedPlaceCircles, 800000.0);
     // a GPU that gives a block less shared memory (sm_86 and sm_89: 3256 bins staged, 7072 direct) stages
     // rand1M's 256 bins but not micro2M's 4096 tiles, which it still counts
