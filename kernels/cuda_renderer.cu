@@ -1,7 +1,9 @@
 // The CUDA renderer's host side: it owns the circles' and the image's
 // buffers (kernels/frame_state.h) and a binning path (kernels/binning.h),
 // queues the frame's stages on one stream in frame order (clear -> advance
-// -> pack -> bin -> shade), and times each with cudaEvents
+// -> pack -> bin -> shade; only the early stop's recorded order runs on a
+// second stream beside pack and bin, joined before shade), and times each
+// with cudaEvents
 // (kernels/stage_timeline.h). Which binning path and culling a scene takes
 // is decided at setup by plan_binning (kernels/bin_plan.h, host code tested
 // on the CPU); the path object owns its stages' buffers, its speculation
@@ -52,6 +54,7 @@ public:
         if (s.count() > static_cast<size_t>(INT32_MAX))
             throw std::invalid_argument("scenes are limited to 2^31-1 circles");
         cudaStream_t st = stream_.get();
+        join_order();  // a frame that threw may have left its order running beside the stream
         CR_CUDA(cudaStreamSynchronize(st));
         binning_.reset();  // the last scene's binning buffers go before this one's are sized
         binned_since_setup_ = false;
@@ -109,14 +112,26 @@ public:
     /// that had too little room).
     void render() override {
         const DeviceCircles c = circles_.view();
-        pack(c);
+        if (binned_kind() && binning_) order_ahead();  // beside pack and bin
+        try {
+            pack(c);
+        } catch (...) {
+            join_order();
+            throw;
+        }
         if (!binned_kind()) {
             shade_per_pixel(c);
         } else {
             if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
-            ShadePass pass = binning_->first_pass(c);
-            do shade(c, pass);
-            while (binning_->next_pass(c, pass));
+            try {
+                ShadePass pass = binning_->first_pass(c);
+                do shade(c, pass);
+                while (binning_->next_pass(c, pass));
+            } catch (...) {
+                join_order();  // the stream waits for the order launched ahead: none is left running
+                throw;
+            }
+            join_order();  // a safeguard: the first pass always takes the order launched ahead
             clear_pending_ = false;  // the frame's last pass wrote the background
             binned_since_setup_ = true;
         }
@@ -236,7 +251,9 @@ private:
         const bool recorded = records_order(bits);
         // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
         const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
-        const int* order = by_length ? heavy_first_order(lists) : recorded ? recorded_order() : nullptr;
+        const int* order = by_length ? heavy_first_order(lists)
+                           : recorded ? (recorded_.ahead ? wait_for_order() : recorded_order())
+                                      : nullptr;
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -281,6 +298,46 @@ private:
         timeline_.mark("bin.order", "Render", stream_.get());
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
         return recorded_.order.get();
+    }
+
+    /// The recorded order of this frame's first pass, launched before
+    /// binning on a second stream (RecordedOrderBuffers::side): it reads only
+    /// the work of the frame before, so it runs beside bin.compact or
+    /// bin.count instead of after them. Only where shade() would launch it
+    /// for a binned pass (the early stop's kernels, not the persistent
+    /// kernel's first frame, which orders by list length).
+    /// Not with CR_SYNC_STAGES (each stage is checked on the frame's stream
+    /// alone) or without binning work to run beside (the direct path).
+    void order_ahead() {
+        const bool persistent = kind_ == KernelKind::Persistent;
+        if (!records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
+        if (opt_.sync_stages || !binning_->binned()) return;
+        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));  // after the frame before's shading
+        CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
+        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
+        CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
+        recorded_.ahead = true;
+    }
+
+    /// Stage "bin.order" of a frame whose order was launched ahead: the
+    /// frame's stream waits for it (the stage's time is what is left of it
+    /// once binning is done).
+    const int* wait_for_order() {
+        timeline_.mark("bin.order", "Render", stream_.get());
+        CR_CUDA(cudaStreamWaitEvent(stream_.get(), recorded_.join.get(), 0));
+        recorded_.ahead = false;
+        return recorded_.order.get();
+    }
+
+    /// The frame's stream waits for an order launched ahead that no pass took
+    /// (a frame that threw, or a safeguard at its end), so nothing of the
+    /// frame runs beside the stream afterwards. Does not throw (called while
+    /// an exception is in flight): a failed wait is left to the stream's
+    /// next checked call.
+    void join_order() noexcept {
+        if (!recorded_.ahead) return;
+        cudaStreamWaitEvent(stream_.get(), recorded_.join.get(), 0);
+        recorded_.ahead = false;
     }
 
     /// Stage "bin.order" (persistent): tile ids sorted by load, heaviest first.

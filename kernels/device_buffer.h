@@ -96,10 +96,11 @@ private:
     cudaStream_t s_ = nullptr;
 };
 
-/// A CUDA event with timing enabled.
+/// A CUDA event, with timing enabled unless `flags` say otherwise
+/// (cudaEventDisableTiming for events that only order two streams).
 class CudaEvent {
 public:
-    CudaEvent() { CR_CUDA(cudaEventCreate(&e_)); }
+    explicit CudaEvent(unsigned int flags = cudaEventDefault) { CR_CUDA(cudaEventCreateWithFlags(&e_, flags)); }
     ~CudaEvent() {
         if (e_) cudaEventDestroy(e_);
     }

@@ -60,15 +60,24 @@ struct RecordedOrderBuffers {
     /// A frame has recorded its work since setup (before that the work is
     /// all zero, and the persistent kernel keeps bin.order by list length).
     bool recorded = false;
+    /// The order computed ahead, beside binning: launched on `side` after
+    /// `fork` (recorded on the frame's stream at the frame's start), done at
+    /// `join`, which the frame's stream waits for before it reads `order`
+    /// (`ahead`: launched and not yet waited for).
+    CudaStream side;
+    CudaEvent fork{cudaEventDisableTiming}, join{cudaEventDisableTiming};
+    bool ahead = false;
 
     /// Sizes both for `tiles` tiles and zeroes the work (the first frame
     /// then runs in tile order), asynchronously on `stream`. Throws CudaError.
     void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
-    /// Frees both (a plan without the early stop, or order=off).
+    /// Frees both (a plan without the early stop, or order=off). The caller
+    /// has joined `side` first (no launch ahead may still read `work`).
     void release() {
         work.release();
         order.release();
         recorded = false;
+        ahead = false;
     }
 };
 

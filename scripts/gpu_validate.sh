@@ -69,6 +69,9 @@
 #                32-bit atomics), twice; then --check with
 #                place=staged on every scene, the binning GPU tests and the
 #                sanitizer through the staged kernel, side by side
+#   PART=side30  the recorded order launched ahead on a second stream: this
+#                build against .ab/render_main, twice, defaults and order=on;
+#                the order's GPU tests and the sanitizer through it
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -603,6 +606,31 @@ part_place30() {
   wait
 }
 
+# The recorded order launched ahead on a second stream (docs/PERFORMANCE.md,
+# "bin.order beside binning"): this build against .ab/render_main (the order
+# after binning), interleaved twice, tiled and persistent, with order=on for
+# tiled in both (and the defaults); then the order's and the later frames'
+# GPU tests and compute-sanitizer on the persistent kernel's later frames.
+part_side30() {
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local i b o
+  for i in 1 2; do
+    for b in "$R" .ab/render_main; do
+      for o in "" order=on; do
+        CR_CUDA_OPTIONS=$o $b bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig,rand100k,rand1M \
+          > "$L/side_${i}_$(basename "$b")_${o:-default}.txt" 2>/dev/null
+        say "$(basename "$b") ${o:-(defaults)} ($i):"
+        say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +(events|clear)' "$L/side_${i}_$(basename "$b")_${o:-default}.txt" | sed 's/ | .*//')"
+      done
+    done
+  done
+  timeout 200 ./.dev/gpu_tests --gtest_filter='GpuCoalesce.*:GpuLaterFrames.*:GpuPersistent.*:GpuPlan.*' > "$L/gpu_side.txt" 2>&1
+  say "GPU tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_side.txt" | tr '\n' ' ')"
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:3 fireworks@0:3" SANITIZE_VARIANTS="" \
+    SANITIZE_OPTIONS="stop=on,start=walk stop=on,start=guess,order=on" sanitize side
+}
+
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
@@ -644,6 +672,7 @@ case "${PART:-check}" in
   walk30) part_walk30 ;;
   next30) part_next30 ;;
   place30) part_place30 ;;
+  side30) part_side30 ;;
   tests30) part_tests30 ;;
   all30) part_all30 ;;
   profile_layout30) part_profile_layout30 ;;

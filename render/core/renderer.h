@@ -1,8 +1,10 @@
 // The one renderer interface behind `render`, `render bench` and the GUI.
 //
 // A frame is clear() -> advance() -> render() (SCENES.md: frame 0 already had
-// one advance step). GPU renderers run these asynchronously on one stream and
-// time every stage with cudaEvents; image() and timings() wait for the work.
+// one advance step). GPU renderers run these asynchronously on one stream
+// (the CUDA renderer's recorded order on a second one, joined into it
+// before the shading) and time every stage with cudaEvents; image() and
+// timings() wait for the work.
 // Front ends use only this interface (no casts to a concrete renderer): what
 // only some renderers have (a device image for interop, device memory, tile
 // loads) comes through the optional members at the end, empty by default.
