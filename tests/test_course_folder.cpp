@@ -320,8 +320,21 @@ protected:
         StudentOptions so;
         so.library = build_student(fixture_build(fixture(name))).library;
         so.gpu = gpu;
+        so.log_path = fresh_log(name);
         return std::make_unique<StudentRenderer>(so);
     }
+
+    /// A log of this test's own for a renderer of fixture `name`: the
+    /// default, student.log beside the fixture's library, is shared by every
+    /// test of that fixture, and ctest runs tests side by side (a test that
+    /// counted the log's lines once saw another test's).
+    std::string fresh_log(const std::string& name) {
+        return (logs_.dir() / (name + "-" + std::to_string(++logs_made_) + ".log")).string();
+    }
+
+private:
+    testing_files::TempDir logs_{"student_logs"};
+    int logs_made_ = 0;
 };
 
 /// The names in /dev/shm of the shared-memory regions this process created
@@ -430,6 +443,7 @@ TEST_F(HostOnlyLayouts, ACourseFrameTimedWithoutSynchronizingDrawsTheSameFrames)
     REQUIRE_NVCC();
     StudentOptions so;  // as for a layout-A folder: the clock read as each call returns
     so.library = build_student(fixture_build(fixture("host_a"))).library;
+    so.log_path = fresh_log("host_a");
     so.course_sync_each_call = false;
     const Scene s = make_scene("rand10k", 7);
     // the worker says in its log where it would synchronize (CR_STUDENT_NO_CUDA_SYNC): once after each frame
@@ -450,6 +464,7 @@ TEST_F(HostOnlyLayouts, ACourseFrameTimedWithoutSynchronizingDrawsTheSameFrames)
         EXPECT_EQ(sync_lines(r.log_path(), "render()"), 0);
     }
     so.course_sync_each_call = true;  // layouts B and C: after each call
+    so.log_path = fresh_log("host_a");
     StudentRenderer synced(so);
     run_course_process(synced, s, 100, 60, FrameRange{0, 3}, "");
     EXPECT_EQ(sync_lines(synced.log_path(), "render()"), 3);
@@ -486,6 +501,7 @@ TEST_F(HostOnlyLayouts, ARendererThatHungInACheckIsNotRunAgain) {
     // hangs; the others would each wait the whole time limit again
     StudentOptions so;
     so.library = build_student(fixture_build(fixture("host_hang"))).library;
+    so.log_path = fresh_log("host_hang");
     so.call_timeout_s = 1;
     StudentRenderer r(so);
     testing_files::TempDir scratch("hang_checks");
@@ -513,6 +529,7 @@ TEST_F(HostOnlyLayouts, AnAllocationPastTheBudgetFailsInsideTheStudentsProcessAn
     REQUIRE_NVCC();
     StudentOptions so;
     so.library = build_student(fixture_build(fixture("host_hog"))).library;  // setup() asks for 64 GiB
+    so.log_path = fresh_log("host_hog");
     so.device_memory_bytes = 16ull << 30;
     {
         StudentRenderer r(so);
