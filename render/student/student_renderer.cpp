@@ -34,8 +34,8 @@ struct StudentRenderer::Worker {
     std::shared_ptr<SharedRegion> image;  ///< shared: a fetched image keeps it mapped (fetch_image)
     WaitResult load_sent = WaitResult::Ok;  ///< how sending a spare's Load request ended
     /// Removes the names of the worker's regions from /dev/shm (the
-    /// mappings stay): for a worker reaped on a detached thread, which the
-    /// harness does not wait for when it ends.
+    /// mappings stay): for a worker that is quitting or killed, reaped on
+    /// another thread, which the harness may not wait for when it ends.
     void unlink_regions() {
         status.unlink_now();
         scene.unlink_now();
@@ -130,6 +130,7 @@ void StudentRenderer::retire_worker() {
     if (!worker_) return;
     forget_kill_handle();
     finish_retiring();
+    worker_->unlink_regions();  // it is only asked to quit now: it opens no region by name again
     retiring_ = std::async(std::launch::async, [w = std::move(worker_), wait_s = options_.quit_wait_s]() mutable {
         Request q;
         q.op = Op::Quit;
