@@ -531,6 +531,7 @@ TEST_F(HostOnlyLayouts, AnAllocationPastTheBudgetFailsInsideTheStudentsProcessAn
     so.library = build_student(fixture_build(fixture("host_hog"))).library;  // setup() asks for 64 GiB
     so.log_path = fresh_log("host_hog");
     so.device_memory_bytes = 16ull << 30;
+    const std::vector<std::string> before = shared_regions_of_this_process();  // (names an earlier pid left)
     {
         StudentRenderer r(so);
         try {
@@ -550,7 +551,7 @@ TEST_F(HostOnlyLayouts, AnAllocationPastTheBudgetFailsInsideTheStudentsProcessAn
     // The faulted worker is reaped on a detached thread, which this process
     // does not wait for: its shared-memory names must be gone already (they
     // were left in /dev/shm, and a later process of the same pid failed on them).
-    EXPECT_EQ(shared_regions_of_this_process(), std::vector<std::string>{});
+    EXPECT_EQ(shared_regions_of_this_process(), before);
 }
 
 TEST_F(HostOnlyLayouts, AnExitInTheStudentsCallIsSaidWithItsCode) {

@@ -53,13 +53,18 @@ SharedRegion SharedRegion::create(size_t bytes) {
     static std::atomic<unsigned> counter{0};
     constexpr int kTries = 64;  // names taken by stale regions of an earlier process with our pid
     SharedRegion r;
-    int fd = -1;
+    int fd = -1, err = 0;
     for (int attempt = 0; fd < 0 && attempt < kTries; ++attempt) {
         r.name_ = "/circle-renderer-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
         fd = shm_open(r.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0 && errno != EEXIST) break;
+        err = fd < 0 ? errno : 0;
+        if (fd < 0 && err != EEXIST) break;
     }
-    if (fd < 0) throw std::runtime_error("cannot create shared memory " + r.name_ + ": " + std::strerror(errno));
+    if (fd < 0 && err == EEXIST)
+        throw std::runtime_error("cannot create shared memory: " + std::to_string(kTries) +
+                                 " names in a row up to " + r.name_ +
+                                 " are taken (regions left behind in /dev/shm by earlier processes)");
+    if (fd < 0) throw std::runtime_error("cannot create shared memory " + r.name_ + ": " + std::strerror(err));
     r.owner_ = true;  // from here on the destructor unlinks the name
     r.size_ = bytes ? bytes : 1;
     if (ftruncate(fd, static_cast<off_t>(r.size_)) != 0) {
