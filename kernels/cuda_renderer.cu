@@ -116,26 +116,21 @@ public:
         if (binned_kind() && binning_) order_ahead();  // beside pack and bin
         try {
             pack(c);
-        } catch (...) {
-            join_order();
-            throw;
-        }
-        if (!binned_kind()) {
-            shade_per_pixel(c);
-        } else {
-            if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
-            try {
+            if (!binned_kind()) {
+                shade_per_pixel(c);
+            } else {
+                if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
                 ShadePass pass = binning_->first_pass(c);
                 do shade(c, pass);
                 while (binning_->next_pass(c, pass));
-            } catch (...) {
-                join_order();  // the stream waits for the order launched ahead: none is left running
-                throw;
+                clear_pending_ = false;  // the frame's last pass wrote the background
+                binned_since_setup_ = true;
             }
-            join_order();  // a safeguard: the first pass always takes the order launched ahead
-            clear_pending_ = false;  // the frame's last pass wrote the background
-            binned_since_setup_ = true;
+        } catch (...) {
+            join_order();  // the stream waits for the order launched ahead: none is left running
+            throw;
         }
+        join_order();  // a safeguard: the first pass always takes the order launched ahead
         timeline_.close(stream_.get());
     }
 

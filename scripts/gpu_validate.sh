@@ -610,7 +610,8 @@ part_place30() {
 # "bin.order beside binning"): this build against .ab/render_main (the order
 # after binning), interleaved twice, tiled and persistent, with order=on for
 # tiled in both (and the defaults); then the order's and the later frames'
-# GPU tests and compute-sanitizer on the persistent kernel's later frames.
+# GPU tests and compute-sanitizer through the tiled and persistent kernels'
+# later frames (walk back; guessed start with order=on).
 part_side30() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"

@@ -37,11 +37,10 @@ SharedRegion& SharedRegion::operator=(SharedRegion&& o) noexcept {
 
 void SharedRegion::release() {
     if (data_) munmap(data_, size_);
-    if (owner_ && !name_.empty()) shm_unlink(name_.c_str());
+    unlink_now();
     data_ = nullptr;
     size_ = 0;
     name_.clear();
-    owner_ = false;
 }
 
 void SharedRegion::unlink_now() {
