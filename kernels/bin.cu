@@ -222,18 +222,20 @@ constexpr int kBinThreads = 1024, kBinItems = 4;
 /// follows). Each row's hits are one __ballot_sync; a hit's place in the
 /// warp's run is the hits of the earlier rows plus __popc of the row's bits
 /// below its lane, so the chunk's order (warp, row, lane) is input order.
-/// Lane 0 writes the warp's count to shared memory, one barrier, and every
-/// thread adds up the counts of the warps before its own (broadcast reads):
-/// a block-level exclusive scan of kBinThreads / 32 counts. The counts live
-/// in two buffers used by alternate chunks, so the one barrier a chunk
-/// suffices: a buffer is written again two chunks later, after the next
-/// chunk's barrier, which every thread reaches only after its reads. The
+/// Lane 0 writes the warp's count to shared memory; after a barrier warp 0
+/// scans the 32 counts (five shuffle steps) in place, and after a second
+/// one every thread reads the counts of the warps before its own: a
+/// block-level exclusive scan of 32 counts instead of 1024. The counts
+/// live in two buffers used by alternate chunks, so no third barrier is
+/// needed: a buffer is written again two chunks later, after the next
+/// chunk's barriers, which every thread reaches only after its reads. The
 /// loop's bounds are the same in every thread, so every thread reaches every
 /// barrier. The hits go to the bin's region lists[b * n, b * n + n);
 /// start/end get the bin's run.
 __global__ void __launch_bounds__(kBinThreads)
     bin_compact_kernel(DeviceCircles c, TileGrid bins, int* lists, unsigned int* start, unsigned int* end) {
     constexpr int kWarps = kBinThreads / 32;
+    static_assert(kWarps == 32, "warp 0 scans the warps' counts, one a lane");
     __shared__ int warp_counts[2][kWarps];
     const int b = blockIdx.x;
     const int x0 = (b % bins.tiles_x) * bins.tile, y0 = (b / bins.tiles_x) * bins.tile;
@@ -263,13 +265,10 @@ __global__ void __launch_bounds__(kBinThreads)
         int* counts = warp_counts[parity];
         if (lane == 0) counts[warp] = count;
         __syncthreads();
-        int pos = 0, total = 0;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) {
-            const int m = counts[w];
-            pos += w < warp ? m : 0;
-            total += m;
-        }
+        if (warp == 0) counts[lane] = warp_inclusive_scan(counts[lane]);  // kWarps == 32: one count a lane
+        __syncthreads();
+        int pos = warp == 0 ? 0 : counts[warp - 1];
+        const int total = counts[kWarps - 1];
 #pragma unroll
         for (int k = 0; k < kBinItems; ++k) {
             if (rows[k] >> lane & 1u) out[listed + pos + __popc(rows[k] & below)] = static_cast<int>(run + 32 * k + lane);

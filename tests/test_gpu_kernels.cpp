@@ -374,11 +374,11 @@ std::vector<std::pair<Scene, std::pair<int, int>>> far_and_zero_scenes() {
 
 /// Renders each case (scene, size) for one frame with tiled, persistent and
 /// ftb under every CR_CUDA_OPTIONS set of `options`, against cpuref: exact
-/// kernels every float, ftb the comparison rule; and `path_ok(path, opts)`
-/// must hold for each renderer's WorkCounts::path.
+/// kernels every float, ftb the comparison rule; and `path_ok(path, opts,
+/// kind, scene)` must hold for each renderer's WorkCounts::path.
 void expect_cases_match_cpuref(const std::vector<std::pair<Scene, std::pair<int, int>>>& cases,
                                std::initializer_list<const char*> options,
-                               const std::function<bool(const std::string&, const std::string&, KernelKind)>& path_ok) {
+                               const std::function<bool(const std::string&, const std::string&, KernelKind, const Scene&)>& path_ok) {
     for (const auto& [scene, size] : cases) {
         const auto [w, h] = size;
         CpuRefRenderer ref;
@@ -387,7 +387,7 @@ void expect_cases_match_cpuref(const std::vector<std::pair<Scene, std::pair<int,
             for (const char* opts : options) {
                 auto r = make_cuda_renderer(k, parse_cuda_options(opts));
                 const Image got = render_last(*r, scene, w, h, 1);
-                EXPECT_TRUE(path_ok(r->work().path, opts, k)) << r->name() << " " << opts << " " << r->work().path;
+                EXPECT_TRUE(path_ok(r->work().path, opts, k, scene)) << r->name() << " " << opts << " " << r->work().path;
                 const CompareStats st = compare_images(got, want);
                 EXPECT_TRUE(st.pass) << r->name() << " " << opts << " " << scene.name << ": " << describe(st);
                 if (k != KernelKind::FrontToBack) {
@@ -412,7 +412,7 @@ TEST(GpuStripMasks, HostileScenesStayExact) {
     cases.push_back({make_scene("micro2M", 2), {257, 129}});
     cases.push_back({make_scene("rand10k", 4), {300, 200}});
     expect_cases_match_cpuref(cases, {"strips=on,direct=0", "strips=on,direct=0,batch=5000,spec=off"},
-                              [](const std::string& path, const std::string&, KernelKind) {
+                              [](const std::string& path, const std::string&, KernelKind, const Scene&) {
                                   return path.find("strip masks") != std::string::npos;
                               });
 }
@@ -486,7 +486,7 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                                "count=on,direct=0,bins=sort,coarse=1,chunks=1,strips=on,place=staged",
                                "count=on,direct=0,bins=sort,coarse=4,chunks=32,place=staged",
                                "count=on,direct=0,bins=sort,coarse=2,batch=16000,place=staged"},
-                              [](const std::string& path, const std::string& opts, KernelKind k) {
+                              [](const std::string& path, const std::string& opts, KernelKind k, const Scene& scene) {
                                   // batch=N: frames of more entries take the sorted batches, and say so
                                   const bool batched = opts.find("batch=") != std::string::npos;
                                   const std::string bins = opts.find("coarse=4") != std::string::npos   ? "4x4"
@@ -500,7 +500,10 @@ TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
                                   const auto starts = [&](const std::string& s) {
                                       return path.rfind(s + split, 0) == 0 || (early && path.rfind(s + ";", 0) == 0);
                                   };
-                                  const bool staged = opts.find("place=staged") != std::string::npos;
+                                  // place=auto stages split bins of scenes of kStagedPlaceCircles or more (micro2M)
+                                  const bool staged = opts.find("place=staged") != std::string::npos ||
+                                                      (static_cast<double>(scene.count()) >= kStagedPlaceCircles &&
+                                                       path.find(", split") != std::string::npos);
                                   const std::string counted = staged ? "counting sort (staged place), " : "counting sort, ";
                                   return starts(counted + bins + "-tile bins") ||
                                          (batched && starts("sorted " + bins + "-tile bins"));
