@@ -70,7 +70,8 @@ public:
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
         // the recorded order: persistent unless order=off; tiled only with order=on (its own bin.order stage, 0.010
-        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k: docs/PERFORMANCE.md)
+        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k; launched ahead on a
+        // second stream, the same Totals: docs/PERFORMANCE.md)
         const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
                                                               : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
         if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))

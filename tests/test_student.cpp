@@ -3,6 +3,8 @@
 // in tests/students/ with nvcc (skipped, not passed, where nvcc is missing).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 
 #include "render/student/process.h"
 #include "render/student/protocol.h"
+#include "render/student/shared_region.h"
 #include "render/student/student_build.h"
 #include "scenes/scene.h"
 
@@ -157,6 +160,28 @@ TEST(Protocol, SceneSurvivesTheSharedRegion) {
     EXPECT_EQ(t.b, s.b);
     EXPECT_EQ(t.aux_y, s.aux_y);
     EXPECT_THROW(read_scene(region.data(), 16), std::runtime_error);
+}
+
+TEST(Protocol, SharedRegionSkipsANameLeftBehindAndUnlinksEarly) {
+    // A harness killed before its destructors leaves its regions in
+    // /dev/shm; a later process with the same pid must not fail on them.
+    SharedRegion a = SharedRegion::create(64);
+    const std::string prefix = "/circle-renderer-" + std::to_string(getpid()) + "-";
+    ASSERT_EQ(a.name().rfind(prefix, 0), 0u) << a.name();
+    const int n = std::stoi(a.name().substr(prefix.size()));
+    const std::string stale = prefix + std::to_string(n + 1);  // the name the next create() tries first
+    const int fd = shm_open(stale.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    ASSERT_GE(fd, 0) << stale;
+    close(fd);
+    SharedRegion b = SharedRegion::create(64);
+    EXPECT_EQ(b.name(), prefix + std::to_string(n + 2));
+    shm_unlink(stale.c_str());
+    // unlink_now: the name goes at once, the mapping stays usable.
+    static_cast<char*>(b.data())[63] = 7;
+    b.unlink_now();
+    EXPECT_FALSE(fs::exists("/dev/shm" + b.name()));
+    EXPECT_EQ(static_cast<char*>(b.data())[63], 7);
+    EXPECT_TRUE(fs::exists("/dev/shm" + a.name()));
 }
 
 TEST(Protocol, CourseSceneValues) {

@@ -44,11 +44,21 @@ void SharedRegion::release() {
     owner_ = false;
 }
 
+void SharedRegion::unlink_now() {
+    if (owner_ && !name_.empty()) shm_unlink(name_.c_str());
+    owner_ = false;
+}
+
 SharedRegion SharedRegion::create(size_t bytes) {
     static std::atomic<unsigned> counter{0};
+    constexpr int kTries = 64;  // names taken by stale regions of an earlier process with our pid
     SharedRegion r;
-    r.name_ = "/circle-renderer-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-    const int fd = shm_open(r.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < kTries; ++attempt) {
+        r.name_ = "/circle-renderer-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+        fd = shm_open(r.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST) break;
+    }
     if (fd < 0) throw std::runtime_error("cannot create shared memory " + r.name_ + ": " + std::strerror(errno));
     r.owner_ = true;  // from here on the destructor unlinks the name
     r.size_ = bytes ? bytes : 1;

@@ -18,7 +18,9 @@ public:
     SharedRegion(const SharedRegion&) = delete;
     SharedRegion& operator=(const SharedRegion&) = delete;
 
-    /// Creates a new region of `bytes` bytes under a fresh name. Throws
+    /// Creates a new region of `bytes` bytes under a fresh name
+    /// (/circle-renderer-PID-N; a name left behind by an earlier process of
+    /// the same pid, killed before it could remove it, is skipped). Throws
     /// std::runtime_error naming the cause (e.g. /dev/shm full).
     static SharedRegion create(size_t bytes);
     /// Maps the existing region `name` of `bytes` bytes. Throws std::runtime_error.
@@ -28,6 +30,11 @@ public:
     size_t size() const { return size_; }
     const std::string& name() const { return name_; }
     bool valid() const { return data_ != nullptr; }
+    /// Removes the region's name from /dev/shm now (a region this process
+    /// created; no-op otherwise). The mapping stays valid until the region
+    /// is released, and nothing is left behind even if the process ends
+    /// before that, e.g. while another thread still holds the region.
+    void unlink_now();
 
 private:
     void release();

@@ -33,6 +33,14 @@ struct StudentRenderer::Worker {
     SharedRegion scene;
     std::shared_ptr<SharedRegion> image;  ///< shared: a fetched image keeps it mapped (fetch_image)
     WaitResult load_sent = WaitResult::Ok;  ///< how sending a spare's Load request ended
+    /// Removes the names of the worker's regions from /dev/shm (the
+    /// mappings stay): for a worker reaped on a detached thread, which the
+    /// harness does not wait for when it ends.
+    void unlink_regions() {
+        status.unlink_now();
+        scene.unlink_now();
+        if (image) image->unlink_now();
+    }
 };
 
 namespace {
@@ -169,6 +177,7 @@ void StudentRenderer::stop_worker() {
     forget_kill_handle();
     if (worker_) {
         worker_->process.signal_kill();
+        worker_->unlink_regions();  // this process may end before the thread below has released them
         std::thread([w = std::move(worker_)]() mutable { w.reset(); }).detach();
     }
 }
