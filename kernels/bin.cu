@@ -213,45 +213,68 @@ __global__ void bin_ranges_kernel(const unsigned int* keys, unsigned long long n
 constexpr int kBinThreads = 1024, kBinItems = 4;
 
 /// Stage bin.compact. One block of kBinThreads threads per bin b walks all
-/// circles in input order, kBinItems consecutive circles a thread per chunk
-/// (a warp reads 32 x 64 contiguous bytes of geom: every byte fetched is
-/// used). Each thread counts its circles whose pixel box overlaps the bin's
-/// pixel rectangle (conservative, like bin.scan's counts; the shading's exact test
-/// follows), the block-level exclusive scan of the counts
-/// (block_exclusive_scan) gives each thread where its hits go, and the hits
-/// are written in input order to the bin's region lists[b * n, b * n + n).
-/// The running total is the same in every thread (the scan returns it to
-/// all), so every thread reaches every barrier; the barrier at the end of a
-/// chunk lets the next scan reuse its scratch. start/end get the bin's run.
+/// circles in input order, a chunk of kBinThreads x kBinItems circles at a
+/// time. Warp w takes the chunk's w-th run of 32 x kBinItems circles, in
+/// kBinItems rows of 32: lane l reads circle run + 32k + l of row k, so a
+/// warp's load is 32 consecutive float4 (512 bytes, 16 sectors, all used).
+/// A circle is a hit when its pixel box overlaps the bin's pixel rectangle
+/// (conservative, like bin.scan's counts; the shading's exact test
+/// follows). Each row's hits are one __ballot_sync; a hit's place in the
+/// warp's run is the hits of the earlier rows plus __popc of the row's bits
+/// below its lane, so the chunk's order (warp, row, lane) is input order.
+/// Lane 0 writes the warp's count to shared memory; after a barrier warp 0
+/// scans the 32 counts (five shuffle steps) in place, and after a second
+/// one every thread reads the counts of the warps before its own: a
+/// block-level exclusive scan of 32 counts instead of 1024. The counts
+/// live in two buffers used by alternate chunks, so no third barrier is
+/// needed: a buffer is written again two chunks later, after the next
+/// chunk's barriers, which every thread reaches only after its reads. The
+/// loop's bounds are the same in every thread, so every thread reaches every
+/// barrier. The hits go to the bin's region lists[b * n, b * n + n);
+/// start/end get the bin's run.
 __global__ void __launch_bounds__(kBinThreads)
     bin_compact_kernel(DeviceCircles c, TileGrid bins, int* lists, unsigned int* start, unsigned int* end) {
-    __shared__ int warp_totals[kBinThreads / 32];
+    constexpr int kWarps = kBinThreads / 32;
+    static_assert(kWarps == 32, "warp 0 scans the warps' counts, one a lane");
+    __shared__ int warp_counts[2][kWarps];
     const int b = blockIdx.x;
     const int x0 = (b % bins.tiles_x) * bins.tile, y0 = (b / bins.tiles_x) * bins.tile;
     const int x1 = x0 + bins.tile, y1 = y0 + bins.tile;
     const int64_t n = c.count;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned int below = (1u << lane) - 1u;
     int* out = lists + int64_t(b) * n;
     int64_t listed = 0;
-    for (int64_t base = 0; base < n; base += int64_t(kBinThreads) * kBinItems) {
-        const int64_t first = base + int64_t(threadIdx.x) * kBinItems;
-        int mine = 0, count = 0;
+    int parity = 0;
+    for (int64_t base = 0; base < n; base += int64_t(kBinThreads) * kBinItems, parity ^= 1) {
+        const int64_t run = base + int64_t(warp) * 32 * kBinItems;
+        unsigned int rows[kBinItems];
+        int count = 0;
 #pragma unroll
         for (int k = 0; k < kBinItems; ++k) {
-            if (first + k >= n) break;
-            const float4 geo = c.geom[first + k];
-            const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, bins.width, bins.height);
-            if (!box.empty() && box.min_x < x1 && box.max_x > x0 && box.min_y < y1 && box.max_y > y0) {
-                mine |= 1 << k;
-                ++count;
+            const int64_t i = run + 32 * k + lane;
+            bool hit = false;
+            if (i < n) {
+                const float4 geo = c.geom[i];
+                const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, bins.width, bins.height);
+                hit = !box.empty() && box.min_x < x1 && box.max_x > x0 && box.min_y < y1 && box.max_y > y0;
             }
+            rows[k] = __ballot_sync(0xffffffffu, hit);
+            count += __popc(rows[k]);
         }
-        int total = 0;
-        int pos = block_exclusive_scan<kBinThreads>(count, warp_totals, total);
+        int* counts = warp_counts[parity];
+        if (lane == 0) counts[warp] = count;
+        __syncthreads();
+        if (warp == 0) counts[lane] = warp_inclusive_scan(counts[lane]);  // kWarps == 32: one count a lane
+        __syncthreads();
+        int pos = warp == 0 ? 0 : counts[warp - 1];
+        const int total = counts[kWarps - 1];
 #pragma unroll
-        for (int k = 0; k < kBinItems; ++k)
-            if (mine >> k & 1) out[listed + pos++] = static_cast<int>(first + k);
+        for (int k = 0; k < kBinItems; ++k) {
+            if (rows[k] >> lane & 1u) out[listed + pos + __popc(rows[k] & below)] = static_cast<int>(run + 32 * k + lane);
+            pos += __popc(rows[k]);
+        }
         listed += total;
-        __syncthreads();  // everyone has read warp_totals before the next chunk's scan writes them
     }
     if (threadIdx.x == 0) {
         start[b] = static_cast<unsigned int>(int64_t(b) * n);

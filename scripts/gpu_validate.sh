@@ -72,6 +72,10 @@
 #   PART=side30  the recorded order launched ahead on a second stream: this
 #                build against .ab/render_main, twice, defaults and order=on;
 #                the order's GPU tests and the sanitizer through it
+#   PART=compact30 bin.compact by warp ballots (.cmp/render_compact, from
+#                .cmp.tar.xz) against .dev/render, twice; its --check of tiled,
+#                persistent and ftb on every scene at 1024 and at odd sizes;
+#                the sanitizer through bin.compact
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -632,6 +636,27 @@ part_side30() {
     SANITIZE_OPTIONS="stop=on,start=walk stop=on,start=guess,order=on" sanitize side
 }
 
+part_compact30() {
+  [ -d .cmp ] || [ ! -f .cmp.tar.xz ] || tar -xJf .cmp.tar.xz
+  local C=$PWD/.cmp/render_compact i b k s z
+  for i in 1 2; do
+    for b in "$R" "$C"; do
+      $b bench --repeat 5 --renderers tiled,persistent,ftb --scenes rand10k,pattern,biglittle,littlebig > "$L/compact_${i}_$(basename "$b").txt" 2>/dev/null
+      say "$(basename "$b") ($i):"
+      say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +(events|clear)' "$L/compact_${i}_$(basename "$b").txt" | sed 's/ | .*//')"
+    done
+  done
+  for k in tiled persistent ftb; do
+    ( for s in $SCENES; do $C --scene $s -r $k --check > "$L/cmp_${k}_$s.txt" 2>&1; echo "$k $s rc=$? $(tail -n 1 "$L/cmp_${k}_$s.txt")"; done
+      for z in 1 257x129 1000x600; do for s in rgb pattern rand10k biglittle littlebig; do
+        $C --scene $s -r $k --size $z -S 3 --check > "$L/cmp_${k}_${s}_$z.txt" 2>&1; echo "$k $s $z rc=$? $(tail -n 1 "$L/cmp_${k}_${s}_$z.txt")"; done; done
+    ) > "$L/cmp_checks_$k.txt" &
+  done
+  wait
+  say "compact checks: $(cat "$L"/cmp_checks_*.txt | grep -c 'rc=0 PASS') of $(cat "$L"/cmp_checks_*.txt | wc -l) PASS"; cat "$L"/cmp_checks_*.txt | grep -v 'rc=0 PASS' | tee -a "$OUT/summary.txt"
+  R=$C SANITIZE_KERNELS="tiled ftb" SANITIZE_SCENES="rand10k@0:2 pattern@0:1 biglittle@0:1" SANITIZE_VARIANTS="" SANITIZE_OPTIONS="default" sanitize compact
+}
+
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
@@ -675,6 +700,8 @@ case "${PART:-check}" in
   place30) part_place30 ;;
   side30) part_side30 ;;
   tests30) part_tests30 ;;
+  compact30) part_compact30 ;;
+  side_compact30) part_side30; part_compact30 ;;
   all30) part_all30 ;;
   profile_layout30) part_profile_layout30 ;;
   layout) part_layout ;;
