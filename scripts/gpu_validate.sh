@@ -76,6 +76,11 @@
 #                .cmp.tar.xz) against .dev/render, twice; its --check of tiled,
 #                persistent and ftb on every scene at 1024 and at odd sizes;
 #                the sanitizer through bin.compact
+#   PART=beside30 the recorded order launched beside binning (after the
+#                frame's binning is issued, from a fork at the end of the frame
+#                before): this build against .ab/render_main, twice, defaults
+#                and order=on; the default checks and tiled's with order=on;
+#                every GPU test with the sanitizer through the order beside them
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -659,6 +664,30 @@ part_compact30() {
 
 # The GPU tests (not brief: a timeout still shows what passed), then the
 # sanitizer through the early stop's kernels (PART=guess_sanitize).
+part_beside30() {
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local i b o f
+  for i in 1 2; do
+    for b in "$R" .ab/render_main; do
+      for o in "" order=on; do
+        f="$L/beside_${i}_$(basename "$b")_${o:-default}.txt"
+        CR_CUDA_OPTIONS=$o $b bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig,rand100k,rand1M > "$f" 2>/dev/null
+        say "$(basename "$b") ${o:-(defaults)} ($i):"
+        say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +(events|clear)' "$f" | sed 's/ | .*//')"
+      done
+    done
+  done
+  cp "$L"/beside_* "$OUT/" 2>/dev/null
+  default_checks
+  scene_checks "tiled" "order=on" ordercheck "tiled order=on checks at 1024"
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:3 fireworks@0:3 biglittle@0:3" SANITIZE_VARIANTS="" \
+    SANITIZE_OPTIONS="stop=on stop=on,order=on" sanitize beside &
+  timeout ${TESTS_LIMIT_S:-400} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
+  say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  wait
+}
 part_tests30() {
   part_guess_sanitize &  # beside the tests: both only check, neither is timed
   timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
@@ -700,6 +729,7 @@ case "${PART:-check}" in
   place30) part_place30 ;;
   side30) part_side30 ;;
   tests30) part_tests30 ;;
+  beside30) part_beside30 ;;
   compact30) part_compact30 ;;
   side_compact30) part_side30; part_compact30 ;;
   all30) part_all30 ;;
