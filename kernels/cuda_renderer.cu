@@ -113,7 +113,6 @@ public:
     /// that had too little room).
     void render() override {
         const DeviceCircles c = circles_.view();
-        if (binned_kind() && binning_) order_ahead();  // beside pack and bin
         try {
             pack(c);
             if (!binned_kind()) {
@@ -121,17 +120,20 @@ public:
             } else {
                 if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
                 ShadePass pass = binning_->first_pass(c);
+                order_beside_binning();  // the binning is issued: these calls overlap it on the GPU
                 do shade(c, pass);
                 while (binning_->next_pass(c, pass));
                 clear_pending_ = false;  // the frame's last pass wrote the background
                 binned_since_setup_ = true;
             }
         } catch (...) {
-            join_order();  // the stream waits for the order launched ahead: none is left running
+            join_order();  // the stream waits for the order launched beside binning: none is left running
+            recorded_.forked = false;  // no fork of this frame: the next frame takes bin.order on its stream
             throw;
         }
-        join_order();  // a safeguard: the first pass always takes the order launched ahead
+        join_order();  // a safeguard: the first pass always takes the order launched beside binning
         timeline_.close(stream_.get());
+        fork_order();  // after the frame's shading, which the next frame's order reads
     }
 
     const Image& image() override {
@@ -296,27 +298,43 @@ private:
         return recorded_.order.get();
     }
 
-    /// The recorded order of this frame's first pass, launched before
-    /// binning on a second stream (RecordedOrderBuffers::side): it reads only
-    /// the work of the frame before, so it runs beside bin.compact or
-    /// bin.count instead of after them. Only where shade() would launch it
-    /// for a binned pass (the early stop's kernels, not the persistent
-    /// kernel's first frame, which orders by list length).
-    /// Not with CR_SYNC_STAGES (each stage is checked on the frame's stream
-    /// alone) or without binning work to run beside (the direct path).
-    void order_ahead() {
+    /// Marks the end of this frame's shading on its stream (`fork`): the
+    /// next frame's recorded order reads only the work recorded up to
+    /// there. Recorded after the frame's last event, while the GPU still
+    /// shades, so it adds no host time in front of any stage.
+    void fork_order() {
+        recorded_.forked = false;
+        if (!binned_kind() || !binning_ || opt_.sync_stages || !records_order(plan_shade_bits(plan_, true))) return;
+        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));
+        recorded_.forked = true;
+    }
+
+    /// The recorded order of this frame's first pass, launched on a second
+    /// stream (RecordedOrderBuffers::side) after the frame's binning is
+    /// issued and after the fork of the frame before: it reads only that
+    /// frame's work, so it runs beside bin.compact or bin.count..bin.split
+    /// instead of after them, and its three calls are made while the GPU
+    /// bins instead of in front of the first binning launch (launched
+    /// before binning, they showed up as 0.005-0.011 ms of "advance":
+    /// docs/PERFORMANCE.md). Only where shade() would launch it for a binned
+    /// pass (the early stop's kernels, not the persistent kernel's first
+    /// frame, which orders by list length) and a fork was recorded (not the
+    /// first frame after setup, nor after a frame that threw). Not with
+    /// CR_SYNC_STAGES (fork_order records none) or on the direct path.
+    void order_beside_binning() {
         const bool persistent = kind_ == KernelKind::Persistent;
-        if (!records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
-        if (opt_.sync_stages || !binning_->binned()) return;
-        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));  // after the frame before's shading
+        const bool forked = recorded_.forked;
+        recorded_.forked = false;
+        if (!forked || !records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
+        if (!binning_->binned()) return;
         CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
         CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
         recorded_.ahead = true;
     }
 
-    /// Stage "bin.order" of a frame whose order was launched ahead: the
-    /// frame's stream waits for it (the stage's time is what is left of it
+    /// Stage "bin.order" of a frame whose order was launched beside binning:
+    /// the frame's stream waits for it (the stage's time is what is left of it
     /// once binning is done).
     const int* wait_for_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
@@ -325,7 +343,7 @@ private:
         return recorded_.order.get();
     }
 
-    /// The frame's stream waits for an order launched ahead that no pass took
+    /// The frame's stream waits for an order launched beside binning that no pass took
     /// (a frame that threw, or a safeguard at its end), so nothing of the
     /// frame runs beside the stream afterwards. Does not throw (called while
     /// an exception is in flight): a failed wait is left to the stream's
