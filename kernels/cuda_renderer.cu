@@ -2,9 +2,9 @@
 // buffers (kernels/frame_state.h) and a binning path (kernels/binning.h),
 // queues the frame's stages on one stream in frame order (clear -> advance
 // -> pack -> bin -> shade; only the early stop's recorded order runs on a
-// second stream beside pack and bin, joined before shade), and times each
-// with cudaEvents
-// (kernels/stage_timeline.h). Which binning path and culling a scene takes
+// second stream, forked at the end of the frame before, launched once the
+// binning is queued and joined before shade), and times each with
+// cudaEvents (kernels/stage_timeline.h). Which binning path and culling a scene takes
 // is decided at setup by plan_binning (kernels/bin_plan.h, host code tested
 // on the CPU); the path object owns its stages' buffers, its speculation
 // and its batches, and hands back per-tile lists one shading pass at a
@@ -69,9 +69,8 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        // the recorded order: persistent unless order=off; tiled only with order=on (its own bin.order stage, 0.010
-        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k; launched ahead on a
-        // second stream, the same Totals: docs/PERFORMANCE.md)
+        // the recorded order: persistent unless order=off; tiled only with order=on (launched beside binning it
+        // made tiled faster on biglittle, rand1M and rand100k and slower on littlebig: docs/PERFORMANCE.md)
         const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
                                                               : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
         if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))
