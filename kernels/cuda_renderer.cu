@@ -2,9 +2,9 @@
 // buffers (kernels/frame_state.h) and a binning path (kernels/binning.h),
 // queues the frame's stages on one stream in frame order (clear -> advance
 // -> pack -> bin -> shade; only the early stop's recorded order runs on a
-// second stream beside pack and bin, joined before shade), and times each
-// with cudaEvents
-// (kernels/stage_timeline.h). Which binning path and culling a scene takes
+// second stream, forked at the end of the frame before, launched once the
+// binning is queued and joined before shade), and times each with
+// cudaEvents (kernels/stage_timeline.h). Which binning path and culling a scene takes
 // is decided at setup by plan_binning (kernels/bin_plan.h, host code tested
 // on the CPU); the path object owns its stages' buffers, its speculation
 // and its batches, and hands back per-tile lists one shading pass at a
@@ -69,9 +69,8 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        // the recorded order: persistent unless order=off; tiled only with order=on (its own bin.order stage, 0.010
-        // ms on the H100, paid off on biglittle and rand1M but not on littlebig or rand100k; launched ahead on a
-        // second stream, the same Totals: docs/PERFORMANCE.md)
+        // the recorded order: persistent unless order=off; tiled only with order=on (launched beside binning it
+        // made tiled faster on biglittle, rand1M and rand100k and slower on littlebig: docs/PERFORMANCE.md)
         const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
                                                               : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
         if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))
@@ -113,7 +112,6 @@ public:
     /// that had too little room).
     void render() override {
         const DeviceCircles c = circles_.view();
-        if (binned_kind() && binning_) order_ahead();  // beside pack and bin
         try {
             pack(c);
             if (!binned_kind()) {
@@ -121,17 +119,20 @@ public:
             } else {
                 if (!binning_) throw std::logic_error(name() + ": render() without a successful setup()");
                 ShadePass pass = binning_->first_pass(c);
+                order_beside_binning();  // the binning is issued: these calls overlap it on the GPU
                 do shade(c, pass);
                 while (binning_->next_pass(c, pass));
                 clear_pending_ = false;  // the frame's last pass wrote the background
                 binned_since_setup_ = true;
             }
         } catch (...) {
-            join_order();  // the stream waits for the order launched ahead: none is left running
+            join_order();  // the stream waits for the order launched beside binning: none is left running
+            recorded_.forked = false;  // no fork of this frame: the next frame takes bin.order on its stream
             throw;
         }
-        join_order();  // a safeguard: the first pass always takes the order launched ahead
+        join_order();  // a safeguard: the first pass always takes the order launched beside binning
         timeline_.close(stream_.get());
+        fork_order();  // after the frame's shading, which the next frame's order reads
     }
 
     const Image& image() override {
@@ -296,27 +297,43 @@ private:
         return recorded_.order.get();
     }
 
-    /// The recorded order of this frame's first pass, launched before
-    /// binning on a second stream (RecordedOrderBuffers::side): it reads only
-    /// the work of the frame before, so it runs beside bin.compact or
-    /// bin.count instead of after them. Only where shade() would launch it
-    /// for a binned pass (the early stop's kernels, not the persistent
-    /// kernel's first frame, which orders by list length).
-    /// Not with CR_SYNC_STAGES (each stage is checked on the frame's stream
-    /// alone) or without binning work to run beside (the direct path).
-    void order_ahead() {
+    /// Marks the end of this frame's shading on its stream (`fork`): the
+    /// next frame's recorded order reads only the work recorded up to
+    /// there. Recorded after the frame's last event, while the GPU still
+    /// shades, so it adds no host time in front of any stage.
+    void fork_order() {
+        recorded_.forked = false;
+        if (!binned_kind() || !binning_ || opt_.sync_stages || !records_order(plan_shade_bits(plan_, true))) return;
+        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));
+        recorded_.forked = true;
+    }
+
+    /// The recorded order of this frame's first pass, launched on a second
+    /// stream (RecordedOrderBuffers::side) after the frame's binning is
+    /// issued and after the fork of the frame before: it reads only that
+    /// frame's work, so it runs beside bin.compact or bin.count..bin.split
+    /// instead of after them, and its three calls are made while the GPU
+    /// bins instead of in front of the first binning launch (launched
+    /// before binning, they showed up as 0.005-0.011 ms of "advance":
+    /// docs/PERFORMANCE.md). Only where shade() would launch it for a binned
+    /// pass (the early stop's kernels, not the persistent kernel's first
+    /// frame, which orders by list length) and a fork was recorded (not the
+    /// first frame after setup, nor after a frame that threw). Not with
+    /// CR_SYNC_STAGES (fork_order records none) or on the direct path.
+    void order_beside_binning() {
         const bool persistent = kind_ == KernelKind::Persistent;
-        if (!records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
-        if (opt_.sync_stages || !binning_->binned()) return;
-        CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));  // after the frame before's shading
+        const bool forked = recorded_.forked;
+        recorded_.forked = false;
+        if (!forked || !records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
+        if (!binning_->binned()) return;
         CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
         CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
         recorded_.ahead = true;
     }
 
-    /// Stage "bin.order" of a frame whose order was launched ahead: the
-    /// frame's stream waits for it (the stage's time is what is left of it
+    /// Stage "bin.order" of a frame whose order was launched beside binning:
+    /// the frame's stream waits for it (the stage's time is what is left of it
     /// once binning is done).
     const int* wait_for_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
@@ -325,7 +342,7 @@ private:
         return recorded_.order.get();
     }
 
-    /// The frame's stream waits for an order launched ahead that no pass took
+    /// The frame's stream waits for an order launched beside binning that no pass took
     /// (a frame that threw, or a safeguard at its end), so nothing of the
     /// frame runs beside the stream afterwards. Does not throw (called while
     /// an exception is in flight): a failed wait is left to the stream's

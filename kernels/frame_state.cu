@@ -72,6 +72,7 @@ void RecordedOrderBuffers::reserve(int tiles, DeviceMemoryTally* tally, cudaStre
     order.reserve("bin.recorded_order", std::max(tiles, 1), tally);
     CR_CUDA(cudaMemsetAsync(work.get(), 0, work.size() * sizeof(unsigned int), stream));
     recorded = false;
+    forked = false;
     ahead = false;
 }
 

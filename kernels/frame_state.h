@@ -60,12 +60,14 @@ struct RecordedOrderBuffers {
     /// A frame has recorded its work since setup (before that the work is
     /// all zero, and the persistent kernel keeps bin.order by list length).
     bool recorded = false;
-    /// The order computed ahead, beside binning: launched on `side` after
-    /// `fork` (recorded on the frame's stream at the frame's start), done at
-    /// `join`, which the frame's stream waits for before it reads `order`
-    /// (`ahead`: launched and not yet waited for).
+    /// The order computed beside binning: launched on `side` once the
+    /// frame's binning is issued, after `fork` (recorded on the frame's
+    /// stream at the end of the frame before, after its shading: `forked`),
+    /// done at `join`, which the frame's stream waits for before it reads
+    /// `order` (`ahead`: launched and not yet waited for).
     CudaStream side;
     CudaEvent fork{cudaEventDisableTiming}, join{cudaEventDisableTiming};
+    bool forked = false;
     bool ahead = false;
 
     /// Sizes both for `tiles` tiles and zeroes the work (the first frame
@@ -77,6 +79,7 @@ struct RecordedOrderBuffers {
         work.release();
         order.release();
         recorded = false;
+        forked = false;
         ahead = false;
     }
 };

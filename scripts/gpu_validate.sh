@@ -671,7 +671,7 @@ part_beside30() {
   for i in 1 2; do
     for b in "$R" .ab/render_main; do
       for o in "" order=on; do
-        f="$L/beside_${i}_$(basename "$b")_${o:-default}.txt"
+        f="$L/beside_${i}_$(basename "$b")_$(echo "${o:-default}" | tr '=' '-').txt"  # no '=' in what comes back
         CR_CUDA_OPTIONS=$o $b bench --repeat 5 --renderers tiled,persistent --scenes biglittle,littlebig,rand100k,rand1M > "$f" 2>/dev/null
         say "$(basename "$b") ${o:-(defaults)} ($i):"
         say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +(events|clear)' "$f" | sed 's/ | .*//')"
