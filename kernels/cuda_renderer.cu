@@ -1,9 +1,10 @@
 // The CUDA renderer's host side: it owns the circles' and the image's
 // buffers (kernels/frame_state.h) and a binning path (kernels/binning.h),
 // queues the frame's stages on one stream in frame order (clear -> advance
-// -> pack -> bin -> shade; only the early stop's recorded order runs on a
-// second stream, forked at the end of the frame before, launched once the
-// binning is queued and joined before shade), and times each with
+// -> pack -> bin -> shade; only the recorded order of a frame's first
+// shading pass runs on a second stream, forked at the end of the frame
+// before, launched once the binning is queued and joined before shade; a
+// later pass's order runs on the frame's stream), and times each with
 // cudaEvents (kernels/stage_timeline.h). Which binning path and culling a scene takes
 // is decided at setup by plan_binning (kernels/bin_plan.h, host code tested
 // on the CPU); the path object owns its stages' buffers, its speculation
@@ -56,6 +57,8 @@ public:
         cudaStream_t st = stream_.get();
         join_order();  // a frame that threw may have left its order running beside the stream
         CR_CUDA(cudaStreamSynchronize(st));
+        CR_CUDA(cudaStreamSynchronize(recorded_.side.get()));  // and one whose join was never recorded
+        recorded_.forked = recorded_.ahead = false;  // nothing of the last scene's frames is waited for again
         binning_.reset();  // the last scene's binning buffers go before this one's are sized
         binned_since_setup_ = false;
         width_ = w;
@@ -286,7 +289,8 @@ private:
     /// True when this launch (template bits `bits`) stops early and takes
     /// the recorded order (tiled and persistent; the buffers exist only then).
     bool records_order(int bits) const {
-        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= static_cast<size_t>(grid_.tile_count());
+        const size_t tiles = static_cast<size_t>(grid_.tile_count());
+        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
     }
 
     /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
@@ -314,8 +318,9 @@ private:
     /// frame's work, so it runs beside bin.compact or bin.count..bin.split
     /// instead of after them, and its three calls are made while the GPU
     /// bins instead of in front of the first binning launch (launched
-    /// before binning, they showed up as 0.005-0.011 ms of "advance":
-    /// docs/PERFORMANCE.md). Only where shade() would launch it for a binned
+    /// before binning, its four calls showed up as 0.005-0.011 ms of
+    /// "advance": docs/PERFORMANCE.md). Where the binning waits for the
+    /// host (the pair total), the order overlaps only what is queued after. Only where shade() would launch it for a binned
     /// pass (the early stop's kernels, not the persistent kernel's first
     /// frame, which orders by list length) and a fork was recorded (not the
     /// first frame after setup, nor after a frame that threw). Not with

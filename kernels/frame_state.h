@@ -71,10 +71,12 @@ struct RecordedOrderBuffers {
     bool ahead = false;
 
     /// Sizes both for `tiles` tiles and zeroes the work (the first frame
-    /// then runs in tile order), asynchronously on `stream`. Throws CudaError.
+    /// after it has nothing recorded: the tiled kernel runs it in tile
+    /// order, the persistent one by list length), asynchronously on
+    /// `stream`. Throws CudaError.
     void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
     /// Frees both (a plan without the early stop, or order=off). The caller
-    /// has joined `side` first (no launch ahead may still read `work`).
+    /// has synchronized `side` first (no order beside binning may still read `work`).
     void release() {
         work.release();
         order.release();
