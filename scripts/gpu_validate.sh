@@ -81,6 +81,10 @@
 #                before): this build against .ab/render_main, twice, defaults
 #                and order=on; the default checks and tiled's with order=on;
 #                every GPU test with the sanitizer through the order beside them
+#   PART=gtest   the GPU tests of GPU_TESTS_FILTER (gtest's syntax; all by
+#                default) with this script's environment: run ./.dev/gpu_tests
+#                without it and it misses its libraries (LD_LIBRARY_PATH) and
+#                the GpuStudent tests their fixtures (CR_FIXTURES_DIR)
 #   PART=tests30 every GPU test (not brief), PART=guess_sanitize beside them
 #   PART=all30   PART=walk30's benches first, then its default checks, every GPU
 #                test and PART=guess_sanitize side by side, in one call
@@ -688,6 +692,11 @@ part_beside30() {
   grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
   wait
 }
+part_gtest() {
+  timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
+  say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+}
 part_tests30() {
   part_guess_sanitize &  # beside the tests: both only check, neither is timed
   timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
@@ -730,6 +739,7 @@ case "${PART:-check}" in
   side30) part_side30 ;;
   tests30) part_tests30 ;;
   beside30) part_beside30 ;;
+  gtest) part_gtest ;;
   compact30) part_compact30 ;;
   side_compact30) part_side30; part_compact30 ;;
   all30) part_all30 ;;
