@@ -138,6 +138,12 @@ int plan_shade_bits(const BinPlan& plan, bool binned) {
     return (binned ? plan_cull_bits(plan) : 0) | stop | layout;
 }
 
+bool plan_recorded_order(const BinPlan& plan, KernelKind kind, Choice order) {
+    if (!plan.coalesce || order == Choice::Off) return false;
+    if (kind == KernelKind::Persistent) return true;
+    return kind == KernelKind::Tiled && (order == Choice::On || !plan.compact);
+}
+
 int shade_kernel_bits(int variant, bool snow) {
     const int cull = (variant & kShadeStripMask) != 0 ? kShadeStripMask : variant & kShadeRowCull;
     const int records = snow ? 0 : variant & kShadeRecords;

@@ -72,11 +72,9 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        // the recorded order: persistent unless order=off; tiled only with order=on (launched beside binning it
-        // made tiled faster on biglittle, rand1M and rand100k and slower on littlebig: docs/PERFORMANCE.md)
-        const bool ordered = kind_ == KernelKind::Persistent ? opt_.order != Choice::Off
-                                                              : kind_ == KernelKind::Tiled && opt_.order == Choice::On;
-        if (ordered && plan_.coalesce && grid_.tile_count() < (1 << 20))
+        // the recorded order (plan_recorded_order): persistent unless order=off; tiled with order=on, and by default
+        // on counted lists
+        if (plan_recorded_order(plan_, kind_, opt_.order) && grid_.tile_count() < (1 << 20))
             recorded_.reserve(grid_.tile_count(), &tally_, st);
         else
             recorded_.release();

@@ -133,18 +133,16 @@ struct CudaOptions {
     /// bin.order, from the binned lists' lengths), or Off: row-major tile
     /// order with no bin.order stage. Auto and On: heaviest first. With the
     /// early stop, the persistent kernel (Auto and On) and the tiled kernel
-    /// (On only) order the tiles by their work in the frame before instead,
-    /// longest first (stage bin.order, launch_recorded_order); Off:
-    /// row-major. The tiled kernel's Auto keeps tile order: its bin.order
-    /// stage (0.010 ms on the H100) paid off on biglittle (tiled 0.093 ->
-    /// 0.084 ms) and rand1M (0.247 -> 0.236) but not on littlebig (0.070 ->
-    /// 0.080) or rand100k (0.113 -> 0.123; 2026-12-05). Launched beside
-    /// binning on a second stream (order_beside_binning), it costs only the
-    /// stream's wait for it and its block beside bin.compact (0.002-0.005
-    /// ms): tiled with On is then faster on biglittle (-16%), rand1M (-8%)
-    /// and rand100k (-3%) but slower on littlebig (+7%, whose shading does
-    /// not gain from the order), so Auto keeps tile order (H100,
-    /// 2026-12-05, docs/PERFORMANCE.md).
+    /// (On, and Auto on counted lists) order the tiles by their work in the
+    /// frame before instead, longest first (stage bin.order,
+    /// launch_recorded_order; plan_recorded_order); Off: row-major. Launched
+    /// beside binning on a second stream (order_beside_binning), the order
+    /// costs only the stream's wait for it and, beside bin.compact, its
+    /// block (0.002-0.005 ms): the tiled kernel with it was faster on
+    /// rand1M (-8%) and rand100k (-3%), both on counted lists, and on
+    /// biglittle (-16%), but slower on littlebig (+7%, whose shading does
+    /// not gain from the order), both on bin.compact's lists, where Auto
+    /// keeps tile order (H100, 2026-12-05, docs/PERFORMANCE.md).
     /// CR_CUDA_OPTIONS order=auto|on|off.
     Choice order = Choice::Auto;
     /// Exact early stopping by coalescence in the tiled and persistent

@@ -167,6 +167,38 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
         EXPECT_THROW(parse_cuda_options(bad), std::invalid_argument) << bad;
 }
 
+TEST(BinPlan, TheRecordedOrderWhereItMeasuredFaster) {
+    // plan_recorded_order: the persistent kernel with the early stop always
+    // (order=auto); the tiled kernel on counted lists (rand100k, rand1M) but
+    // not on bin.compact's (biglittle, littlebig), where littlebig measured
+    // 7% slower with it; order=on and order=off override; no early stop, no order
+    const auto ordered = [](const char* scene, KernelKind k, const std::string& options = "", int w = 1024,
+                            int h = 1024) {
+        return plan_recorded_order(plan_of(scene, k, options, w, h), k, parse_cuda_options(options).order);
+    };
+    for (const char* scene : {"rand100k", "rand1M"}) {
+        EXPECT_TRUE(ordered(scene, KernelKind::Tiled)) << scene;
+        EXPECT_TRUE(ordered(scene, KernelKind::Persistent)) << scene;
+        EXPECT_FALSE(ordered(scene, KernelKind::Tiled, "order=off")) << scene;
+        EXPECT_FALSE(ordered(scene, KernelKind::FrontToBack)) << scene;  // ftb does not stop exactly
+    }
+    for (const char* scene : {"biglittle", "littlebig"}) {
+        EXPECT_FALSE(ordered(scene, KernelKind::Tiled)) << scene;
+        EXPECT_TRUE(ordered(scene, KernelKind::Tiled, "order=on")) << scene;
+        EXPECT_TRUE(ordered(scene, KernelKind::Persistent)) << scene;
+        EXPECT_FALSE(ordered(scene, KernelKind::Persistent, "order=off")) << scene;
+    }
+    // the GPU test of tiled's default (GpuCoalesce.TheRecordedOrderDrawsTheSameFloats) draws biglittle at
+    // 257x129 with stop=on: bin.compact's lists there too, so tile order
+    EXPECT_EQ(path_of("biglittle", KernelKind::Tiled, "stop=on,start=walk", 257, 129), "bin.compact, 4x4-tile bins; early stop");
+    EXPECT_FALSE(ordered("biglittle", KernelKind::Tiled, "stop=on,start=walk", 257, 129));
+    // counted lists with the early stop forced: rand10k's bins=sort
+    EXPECT_TRUE(ordered("rand10k", KernelKind::Tiled, "stop=on,bins=sort"));
+    EXPECT_FALSE(ordered("rand10k", KernelKind::Tiled));  // no early stop (coverage 87.5)
+    EXPECT_FALSE(ordered("rand10k", KernelKind::Persistent));
+    EXPECT_FALSE(ordered("snowsingle", KernelKind::Tiled));  // snow: no early stop by default
+}
+
 TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {
     const char* both = "layout=quads,snowdiv=recip";
     const BinPlan snow = plan_of("snowsingle", KernelKind::Tiled, both);

@@ -372,8 +372,8 @@ TEST_F(Cli, ListNamesScenesAndRenderers) {
     // the CUDA renderers' switches, from kernels/cuda_options.cpp's table (also in a build without CUDA)
     EXPECT_CONTAINS(r.out, "CR_CUDA_OPTIONS (developer switches");
     EXPECT_CONTAINS(r.out, "\n  order=auto|on|off         tiles handed out heaviest first (bin.order: by list length; with the "
-                           "early stop, the tiles that took longest in the frame before; tiled: on only, which is faster "
-                           "where tiles' work differs, e.g. biglittle, rand1M), or off: row-major "
+                           "early stop, the tiles that took longest in the frame before; tiled: by default on counted "
+                           "lists, and with on also on bin.compact's, faster on biglittle), or off: row-major "
                            "[persistent; tiled (with the early stop)]\n");
 }
 

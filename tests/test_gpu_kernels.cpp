@@ -960,7 +960,7 @@ TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
     REQUIRE_GPU();
     // With the early stop, tiles start in the order of their work in the
     // frame before, longest first (persistent: order=auto; tiled: order=on,
-    // and order=auto keeps tile order there); the order only schedules
+    // and order=auto on counted lists only); the order only schedules
     // work, so every float of every frame, alpha too, equals the row-major
     // order's (order=off). Several frames, so that the later ones run in a
     // recorded order; a moving scene, whose heavy tiles move; second tries
@@ -971,7 +971,7 @@ TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
         for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent})
             for (const char* opts : {"stop=on,start=walk", "stop=on,start=walk,gap=2", "stop=on,start=walk,strips=on",
                                      "stop=on,start=guess", "stop=on,start=guess,window=1"}) {
-                // the tiled kernel takes the recorded order with order=on only; the persistent one by default
+                // the tiled kernel takes the recorded order with order=on on every list; the persistent one by default
                 const std::string on = k == KernelKind::Tiled ? ",order=on" : "";
                 auto off = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + ",order=off"));
                 auto rec = make_cuda_renderer(k, parse_cuda_options(std::string(opts) + on));
@@ -985,7 +985,8 @@ TEST(GpuCoalesce, TheRecordedOrderDrawsTheSameFloats) {
                 EXPECT_EQ(seen[0]["bin.order"], 1) << rec->name() << " " << opts << " " << scene;
                 EXPECT_EQ(seen[1]["bin.order"], 0) << rec->name() << " " << opts << " " << scene;
             }
-    // the tiled kernel's default (order=auto) keeps tile order: no bin.order stage, the same floats
+    // the tiled kernel's default (order=auto) keeps tile order on bin.compact's lists (biglittle at 257x129:
+    // BinPlan.TheRecordedOrderWhereItMeasuredFaster): no bin.order stage, the same floats
     auto tiled = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk"));
     auto on = make_cuda_renderer(KernelKind::Tiled, parse_cuda_options("stop=on,start=walk,order=on"));
     const Image a = render_last(*tiled, make_scene("biglittle", 0), 257, 129, 3);
