@@ -118,10 +118,11 @@ int plan_shade_bits(const BinPlan& plan, bool binned);
 /// stop's recorded order (the tiles by their work in the frame before,
 /// launch_recorded_order) under CudaOptions::order `order`: only with the
 /// early stop (plan.coalesce), and never with Off. The persistent kernel
-/// takes it with Auto; the tiled kernel with On, and with Auto on counted
-/// lists (not bin.compact's), where it measured faster (H100, 2026-12-05:
-/// rand1M -8%, rand100k -3%) while on bin.compact's lists it made
-/// littlebig 7% slower (docs/PERFORMANCE.md). Other kernels: never.
+/// takes it with Auto; the tiled kernel with On, and with Auto on the
+/// counting sort's lists (plan.count), where it measured faster (H100,
+/// 2026-12-05: rand1M -8%, rand100k -3%), while on bin.compact's lists it
+/// made littlebig 7% slower (docs/PERFORMANCE.md); the sorted bins and the
+/// unbinned path were not measured with it. Other kernels: never.
 bool plan_recorded_order(const BinPlan& plan, KernelKind kind, Choice order);
 
 /// The grid of bins of coarse x coarse tiles of `g`.

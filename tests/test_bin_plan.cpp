@@ -197,6 +197,11 @@ TEST(BinPlan, TheRecordedOrderWhereItMeasuredFaster) {
     EXPECT_FALSE(ordered("rand10k", KernelKind::Tiled));  // no early stop (coverage 87.5)
     EXPECT_FALSE(ordered("rand10k", KernelKind::Persistent));
     EXPECT_FALSE(ordered("snowsingle", KernelKind::Tiled));  // snow: no early stop by default
+    // only the counting sort's lists were measured with it: not the sorted bins, not the unbinned path
+    EXPECT_FALSE(ordered("rand100k", KernelKind::Tiled, "count=off"));
+    EXPECT_TRUE(plan_of("rand100k", KernelKind::Tiled, "count=off").coalesce);
+    EXPECT_TRUE(plan_of("rgb", KernelKind::Tiled, "stop=on").direct);
+    EXPECT_FALSE(ordered("rgb", KernelKind::Tiled, "stop=on"));
 }
 
 TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {
