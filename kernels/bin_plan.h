@@ -122,7 +122,9 @@ int plan_shade_bits(const BinPlan& plan, bool binned);
 /// counting sort's lists (plan.count), where it measured faster (H100,
 /// 2026-12-05: rand1M -8%, rand100k -3%), while on bin.compact's lists it
 /// made littlebig 7% slower (docs/PERFORMANCE.md); the sorted bins and the
-/// unbinned path were not measured with it. Other kernels: never.
+/// unbinned path were not measured with it (a counted plan's frame that
+/// falls back to the sorting stages, more pairs than a batch, keeps it:
+/// the order only schedules). Other kernels: never.
 bool plan_recorded_order(const BinPlan& plan, KernelKind kind, Choice order);
 
 /// The grid of bins of coarse x coarse tiles of `g`.

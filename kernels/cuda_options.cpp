@@ -124,8 +124,8 @@ const std::vector<CudaOptionKey> kKeys = {
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.counting); }},
     {"order", "auto|on|off", "persistent; tiled (with the early stop)",
      "tiles handed out heaviest first (bin.order: by list length; with the early stop, the tiles that took "
-     "longest in the frame before; tiled: by default on counted lists, and with on also on bin.compact's, "
-     "faster on biglittle), or off: row-major",
+     "longest in the frame before; tiled: by default on counted lists, with on on every list, faster on "
+     "biglittle), or off: row-major",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.order); }},
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",
      "exact early stopping: shade each tile from where two trajectories meet (on: every scene, off: never)",

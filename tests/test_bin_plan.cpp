@@ -200,8 +200,13 @@ TEST(BinPlan, TheRecordedOrderWhereItMeasuredFaster) {
     // only the counting sort's lists were measured with it: not the sorted bins, not the unbinned path
     EXPECT_FALSE(ordered("rand100k", KernelKind::Tiled, "count=off"));
     EXPECT_TRUE(plan_of("rand100k", KernelKind::Tiled, "count=off").coalesce);
-    EXPECT_TRUE(plan_of("rgb", KernelKind::Tiled, "stop=on").direct);
-    EXPECT_FALSE(ordered("rgb", KernelKind::Tiled, "stop=on"));
+    const BinPlan rgb = plan_of("rgb", KernelKind::Tiled, "stop=on,compact=0");
+    EXPECT_TRUE(rgb.direct && rgb.count && rgb.coalesce);
+    EXPECT_FALSE(ordered("rgb", KernelKind::Tiled, "stop=on,compact=0"));
+    for (KernelKind k : {KernelKind::Naive, KernelKind::Unordered}) {  // they plan the early stop but do not shade tiles
+        EXPECT_TRUE(plan_of("rand100k", k).coalesce);
+        EXPECT_FALSE(ordered("rand100k", k));
+    }
 }
 
 TEST(BinPlan, TheQuadLayoutAndTheReciprocalActWhereTheKernelsNeitherCullNorStop) {

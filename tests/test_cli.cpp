@@ -373,7 +373,7 @@ TEST_F(Cli, ListNamesScenesAndRenderers) {
     EXPECT_CONTAINS(r.out, "CR_CUDA_OPTIONS (developer switches");
     EXPECT_CONTAINS(r.out, "\n  order=auto|on|off         tiles handed out heaviest first (bin.order: by list length; with the "
                            "early stop, the tiles that took longest in the frame before; tiled: by default on counted "
-                           "lists, and with on also on bin.compact's, faster on biglittle), or off: row-major "
+                           "lists, with on on every list, faster on biglittle), or off: row-major "
                            "[persistent; tiled (with the early stop)]\n");
 }
 
