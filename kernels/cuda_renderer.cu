@@ -5,9 +5,9 @@
 // shading pass runs on a second stream, forked at the end of the frame
 // before, launched once the binning is queued and joined before shade; a
 // later pass's order runs on the frame's stream), and times each with
-// cudaEvents (kernels/stage_timeline.h). Which binning path and culling a scene takes
-// is decided at setup by plan_binning (kernels/bin_plan.h, host code tested
-// on the CPU); the path object owns its stages' buffers, its speculation
+// cudaEvents (kernels/stage_timeline.h). Which binning path and culling a
+// scene takes is decided at setup by plan_binning (kernels/bin_plan.h, host
+// code tested on the CPU); the path object owns its stages' buffers, its speculation
 // and its batches, and hands back per-tile lists one shading pass at a
 // time. The options are checked before the renderer is built
 // (kernels/cuda_options.cpp). The kernels live one stage a file (clear.cu,
@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "kernels/bin_plan.h"
@@ -299,36 +300,38 @@ private:
         return recorded_.order.get();
     }
 
-    /// Marks the end of this frame's shading on its stream (`fork`): the
-    /// next frame's recorded order reads only the work recorded up to
-    /// there. Recorded after the frame's last event, while the GPU still
+    /// Marks the end of this frame's shading on its stream (`fork`) where
+    /// the next frame's first pass takes the recorded order beside binning
+    /// (`forked`): the early stop's kernels on binned lists (not the direct
+    /// path), once a frame has recorded its work (the persistent kernel's
+    /// first frame orders by list length), and not with CR_SYNC_STAGES
+    /// (each stage is checked on the frame's stream alone). None of that
+    /// changes before the next frame but in setup(), which forgets the
+    /// fork. The next frame's order reads only the work recorded up to the
+    /// fork. Recorded after the frame's last event, while the GPU still
     /// shades, so it adds no host time in front of any stage.
     void fork_order() {
         recorded_.forked = false;
-        if (!binned_kind() || !binning_ || opt_.sync_stages || !records_order(plan_shade_bits(plan_, true))) return;
+        if (!binned_kind() || !binning_ || !binning_->binned() || opt_.sync_stages) return;
+        if (!records_order(plan_shade_bits(plan_, true))) return;
+        if (kind_ == KernelKind::Persistent && !recorded_.recorded) return;
         CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));
         recorded_.forked = true;
     }
 
     /// The recorded order of this frame's first pass, launched on a second
     /// stream (RecordedOrderBuffers::side) after the frame's binning is
-    /// issued and after the fork of the frame before: it reads only that
-    /// frame's work, so it runs beside bin.compact or bin.count..bin.split
-    /// instead of after them, and its three calls are made while the GPU
-    /// bins instead of in front of the first binning launch (launched
-    /// before binning, its four calls showed up as 0.005-0.011 ms of
-    /// "advance": docs/PERFORMANCE.md). Where the binning waits for the
-    /// host (the pair total), the order overlaps only what is queued after. Only where shade() would launch it for a binned
-    /// pass (the early stop's kernels, not the persistent kernel's first
-    /// frame, which orders by list length) and a fork was recorded (not the
-    /// first frame after setup, nor after a frame that threw). Not with
-    /// CR_SYNC_STAGES (fork_order records none) or on the direct path.
+    /// issued and after the fork of the frame before (fork_order decided
+    /// whether there is one; not after setup or a frame that threw): it
+    /// reads only that frame's work, so it runs beside bin.compact or
+    /// bin.count..bin.split instead of after them, and its three calls are
+    /// made while the GPU bins instead of in front of the first binning
+    /// launch (launched before binning, its four calls showed up as
+    /// 0.005-0.011 ms of "advance": docs/PERFORMANCE.md). Where the binning
+    /// waits for the host (the pair total), the order overlaps only what is
+    /// queued after.
     void order_beside_binning() {
-        const bool persistent = kind_ == KernelKind::Persistent;
-        const bool forked = recorded_.forked;
-        recorded_.forked = false;
-        if (!forked || !records_order(plan_shade_bits(plan_, true)) || (persistent && !recorded_.recorded)) return;
-        if (!binning_->binned()) return;
+        if (!std::exchange(recorded_.forked, false)) return;
         CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
         launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
         CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));

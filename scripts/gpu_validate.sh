@@ -666,8 +666,13 @@ part_compact30() {
   R=$C SANITIZE_KERNELS="tiled ftb" SANITIZE_SCENES="rand10k@0:2 pattern@0:1 biglittle@0:1" SANITIZE_VARIANTS="" SANITIZE_OPTIONS="default" sanitize compact
 }
 
-# The GPU tests (not brief: a timeout still shows what passed), then the
-# sanitizer through the early stop's kernels (PART=guess_sanitize).
+# The GPU tests of GPU_TESTS_FILTER (all by default; not brief: a timeout
+# still shows what passed), with the script's environment.
+part_gtest() {
+  timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
+  say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
+  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+}
 part_beside30() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
@@ -687,21 +692,14 @@ part_beside30() {
   scene_checks "tiled" "order=on" ordercheck "tiled order=on checks at 1024"
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand10k@0:3 fireworks@0:3 biglittle@0:3" SANITIZE_VARIANTS="" \
     SANITIZE_OPTIONS="stop=on stop=on,order=on" sanitize beside &
-  timeout ${TESTS_LIMIT_S:-400} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
-  say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
-  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  TESTS_LIMIT_S=${TESTS_LIMIT_S:-400} part_gtest
   wait
 }
-part_gtest() {
-  timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
-  say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
-  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
-}
+# The GPU tests (not brief: a timeout still shows what passed), then the
+# sanitizer through the early stop's kernels (PART=guess_sanitize).
 part_tests30() {
   part_guess_sanitize &  # beside the tests: both only check, neither is timed
-  timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests > "$L/gpu_tests.txt" 2>&1
-  say "gpu_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
-  grep -E '^\[  FAILED  \]' "$L/gpu_tests.txt" | head -20 | tee -a "$OUT/summary.txt"
+  GPU_TESTS_FILTER='*' part_gtest
   wait
 }
 
