@@ -95,16 +95,26 @@ public:
     /// The tiled kernels start the next shading launch from the background
     /// instead (clear_pending_): the clear costs no launch and no pass over
     /// the image. Anything that reads the image first runs the clear.
+    /// A deferred clear queues no GPU work: its stage is listed with 0 ms
+    /// and records no event (StageTimeline::mark_empty).
     void clear() override {
         timeline_.reset();
-        timeline_.mark("clear", "Clear", stream_.get());
-        if (binned_kind()) clear_pending_ = true;
-        else launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
+        if (binned_kind()) {
+            timeline_.mark_empty("clear", "Clear", stream_.get());
+            clear_pending_ = true;
+        } else {
+            timeline_.mark("clear", "Clear", stream_.get());
+            launch_clear(image_.get(), width_, height_, circles_.shade, stream_.get());
+        }
     }
 
+    /// A static scene's advance queues no GPU work: 0 ms, no event.
     void advance() override {
-        timeline_.mark("advance", "Advance", stream_.get());
-        launch_advance(circles_.view().soa, static_cast<int>(circles_.motion), stream_.get());
+        const CircleArrays soa = circles_.view().soa;
+        const bool moves = circles_.motion != Motion::None && soa.count > 0;
+        if (moves) timeline_.mark("advance", "Advance", stream_.get());
+        else timeline_.mark_empty("advance", "Advance", stream_.get());
+        launch_advance(soa, static_cast<int>(circles_.motion), stream_.get());
         if (circles_.motion != Motion::None) geom_stale_ = true;
         ++frame_;
     }

@@ -96,7 +96,9 @@ TimingMethod parse_timing_method(const std::string& text) {
 std::string timing_method_text(TimingMethod m, const Renderer& r) {
     if (m == TimingMethod::Course || r.course_timing())
         return "the course's method: host clock around each call, each followed by cudaDeviceSynchronize()";
-    if (r.gpu_image().pixels) return "cudaEvents around each stage on the GPU's stream";
+    if (r.gpu_image().pixels)
+        return "cudaEvents around each stage on the GPU's stream (a stage that queues no GPU work, the deferred clear or "
+               "a static scene's advance, counts 0)";
     return "host clock around each stage (the CPU renderers run synchronously)";
 }
 

@@ -81,6 +81,13 @@
 #                before): this build against .ab/render_main, twice, defaults
 #                and order=on; the default checks and tiled's with order=on;
 #                every GPU test with the sanitizer through the order beside them
+#   PART=empty30 stages that queue no GPU work (the deferred clear, a static
+#                scene's advance) listed with 0 ms and no events: this build
+#                against .ab/render_main (the build before), twice,
+#                interleaved, on the nine scenes (tiled, persistent, ftb);
+#                the default checks; the timeline's and the stage lists' GPU
+#                tests beside the sanitizer through tiled's recorded order on
+#                counted lists (its default since 2026-12-05)
 #   PART=gtest   the GPU tests of GPU_TESTS_FILTER (gtest's syntax; all by
 #                default) with this script's environment: run ./.dev/gpu_tests
 #                without it and it misses its libraries (LD_LIBRARY_PATH) and
@@ -668,6 +675,26 @@ part_compact30() {
 
 # The GPU tests of GPU_TESTS_FILTER (all by default; not brief: a timeout
 # still shows what passed), with the script's environment.
+part_empty30() {
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local i b f nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
+  for i in 1 2; do
+    for b in "$R" .ab/render_main; do
+      f="$L/empty_${i}_$(basename "$b")"
+      $b bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$f.json" > "$f.txt" 2>/dev/null
+      say "$(basename "$b") ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$f.txt")"
+    done
+  done
+  cp "$L"/empty_*.json "$OUT/" 2>/dev/null  # four files: the call brings back eight at most, summary and logs too
+  default_checks
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand100k@0:2 biglittle@0:2 fireworks@0:3" SANITIZE_VARIANTS="" \
+    SANITIZE_OPTIONS="direct=0,count=on direct=0,count=on,coarse=4" sanitize counted_order &
+  GPU_TESTS_FILTER='GpuStageTimeline.*:GpuLaterFrames.*:GpuCounting.*:GpuPersistent.*:GpuCoalesce.TheRecordedOrder*' \
+    TESTS_LIMIT_S=${TESTS_LIMIT_S:-300} part_gtest
+  wait
+}
+
 part_gtest() {
   timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
   say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
@@ -737,6 +764,7 @@ case "${PART:-check}" in
   side30) part_side30 ;;
   tests30) part_tests30 ;;
   beside30) part_beside30 ;;
+  empty30) part_empty30 ;;
   gtest) part_gtest ;;
   compact30) part_compact30 ;;
   side_compact30) part_side30; part_compact30 ;;

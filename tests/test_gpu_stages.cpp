@@ -1,14 +1,19 @@
 // Single stages of the CUDA renderer against host computations (label `gpu`;
 // skipped where no CUDA device exists): the block scan in a test kernel, and
-// the bin stage's per-tile lists against a host binning.
+// the bin stage's per-tile lists against a host binning; the stage timeline.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <numeric>
 #include <random>
 #include <vector>
 
 #include "kernels/bin_plan.h"
+#include "kernels/cuda_renderer.h"
+#include "kernels/device_buffer.h"
+#include "kernels/stage_timeline.h"
 #include "kernels/testing.h"
 #include "tests/gpu_skip.h"
 #include "render/core/tile_math.h"
@@ -287,6 +292,78 @@ TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
         EXPECT_EQ(gpu_recorded_order(work), want) << tiles << " tiles";
     }
     EXPECT_THROW(gpu_recorded_order({}), std::invalid_argument);
+}
+
+/// Stage times by name.
+std::map<std::string, double> stage_ms(const std::vector<StageTime>& times) {
+    std::map<std::string, double> m;
+    for (const StageTime& t : times) m[t.name] = t.ms;
+    return m;
+}
+
+TEST(GpuStageTimeline, EmptyStagesCountZeroAndWorkIsMeasuredWhole) {
+    REQUIRE_GPU();
+    // Two 256 MiB memsets, each at least 0.02 ms (no GPU writes 13 TB/s),
+    // around a stage that queues nothing: listed in order with exactly 0 ms
+    // and no event, so the first memset's stage ends at the second's start.
+    const size_t bytes = size_t(256) << 20;
+    DeviceBuffer<char> buf;
+    buf.reserve("timeline test", bytes, nullptr);
+    CudaStream s;
+    StageTimeline t;
+    t.mark("first", "Render", s.get());
+    CR_CUDA(cudaMemsetAsync(buf.get(), 1, bytes, s.get()));
+    t.mark_empty("nothing", "Advance", s.get());
+    t.mark("second", "Render", s.get());
+    CR_CUDA(cudaMemsetAsync(buf.get(), 2, bytes, s.get()));
+    EXPECT_TRUE(t.read().empty());  // the last stage is still running
+    t.close(s.get());
+    std::vector<StageTime> times = t.read();
+    ASSERT_EQ(times.size(), 3u);
+    EXPECT_EQ(times[0].name, "first");
+    EXPECT_EQ(times[1].name, "nothing");
+    EXPECT_EQ(times[1].course, "Advance");
+    EXPECT_EQ(times[1].ms, 0.0);
+    EXPECT_GT(times[0].ms, 0.02);
+    EXPECT_GT(times[2].ms, 0.02);
+    // a stage marked after the close (a download) is its own work, not the
+    // gap since the close
+    t.mark("late", "", s.get());
+    CR_CUDA(cudaMemsetAsync(buf.get(), 3, bytes, s.get()));
+    t.close(s.get());
+    times = t.read();
+    ASSERT_EQ(times.size(), 4u);
+    EXPECT_GT(times[3].ms, 0.02);
+    // a frame of empty stages only reads as zeros
+    t.reset();
+    t.mark_empty("clear", "Clear", s.get());
+    times = t.read();
+    ASSERT_EQ(times.size(), 1u);
+    EXPECT_EQ(times[0].ms, 0.0);
+}
+
+TEST(GpuStageTimeline, DeferredClearAndStaticAdvanceRecordNoTime) {
+    REQUIRE_GPU();
+    // The tiled kernels defer the clear into the shading launch and rgb does
+    // not move: both stages list 0 ms. The naive kernel's clear is a launch,
+    // and bouncingballs' advance is a kernel: both take time.
+    auto frame = [](KernelKind k, const char* scene) {
+        auto r = make_cuda_renderer(k);
+        r->setup(make_scene(scene, 0), 257, 129);
+        r->clear();
+        r->advance();
+        r->render();
+        return stage_ms(r->timings());
+    };
+    for (KernelKind k : {KernelKind::Tiled, KernelKind::Persistent, KernelKind::FrontToBack}) {
+        std::map<std::string, double> rgb = frame(k, "rgb");
+        ASSERT_EQ(rgb.count("clear") + rgb.count("advance"), 2u);
+        EXPECT_EQ(rgb["clear"], 0.0);
+        EXPECT_EQ(rgb["advance"], 0.0);
+        EXPECT_GT(rgb["shade"], 0.0);
+        EXPECT_GT(frame(k, "bouncingballs")["advance"], 0.0);
+    }
+    EXPECT_GT(frame(KernelKind::Naive, "rgb")["clear"], 0.0);
 }
 
 }  // namespace
