@@ -73,8 +73,8 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        // the recorded order (plan_recorded_order): persistent unless order=off; tiled with order=on, and by default
-        // on counted lists
+        // the recorded order (plan_recorded_order): persistent unless order=off; tiled with the early stop, with
+        // order=on, and by default on counted lists
         if (plan_recorded_order(plan_, kind_, opt_.order) && grid_.tile_count() < (1 << 20))
             recorded_.reserve(grid_.tile_count(), &tally_, st);
         else
@@ -257,7 +257,7 @@ private:
         const TileLists& lists = pass.lists;
         const bool persistent = kind_ == KernelKind::Persistent;
         const int bits = plan_shade_bits(plan_, lists.list != nullptr);
-        const bool recorded = records_order(bits);
+        const bool recorded = records_order(bits, lists.list != nullptr);
         // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
         const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
         const int* order = by_length ? heavy_first_order(lists)
@@ -295,11 +295,15 @@ private:
         if (!pass.speculative) clear_pending_ = false;
     }
 
-    /// True when this launch (template bits `bits`) stops early and takes
-    /// the recorded order (tiled and persistent; the buffers exist only then).
-    bool records_order(int bits) const {
+    /// True when this launch (template bits `bits`, on binned lists or not)
+    /// records its tiles' work and takes the recorded order: the early
+    /// stop's kernels (tiled and persistent), and the persistent kernel on
+    /// binned lists without it (the work is the list length); the buffers
+    /// exist only where plan_recorded_order says so.
+    bool records_order(int bits, bool binned) const {
         const size_t tiles = static_cast<size_t>(grid_.tile_count());
-        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
+        const bool records = (bits & kShadeCoalesce) != 0 || (kind_ == KernelKind::Persistent && binned);
+        return records && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
     }
 
     /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
@@ -323,7 +327,7 @@ private:
     void fork_order() {
         recorded_.forked = false;
         if (!binned_kind() || !binning_ || !binning_->binned() || opt_.sync_stages) return;
-        if (!records_order(plan_shade_bits(plan_, true))) return;
+        if (!records_order(plan_shade_bits(plan_, true), true)) return;
         if (kind_ == KernelKind::Persistent && !recorded_.recorded) return;
         CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));
         recorded_.forked = true;
