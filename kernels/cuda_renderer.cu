@@ -310,8 +310,20 @@ private:
     /// by their work in the frame before, longest first (launch_recorded_order).
     const int* recorded_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
-        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
+        launch_order_of_work(stream_.get());
         return recorded_.order.get();
+    }
+
+    /// The order from the work recorded in the frame before, on stream `s`:
+    /// the early stop's four groups (launch_recorded_order); the persistent
+    /// kernel without it, which records list lengths, the full sort by them
+    /// (launch_work_order) where one block sorts the grid.
+    void launch_order_of_work(cudaStream_t s) {
+        const int tiles = grid_.tile_count();
+        if (!plan_.coalesce && tiles <= kOrderBlockTiles)
+            launch_work_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
+        else
+            launch_recorded_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
     }
 
     /// Marks the end of this frame's shading on its stream (`fork`) where
@@ -347,7 +359,7 @@ private:
     void order_beside_binning() {
         if (!std::exchange(recorded_.forked, false)) return;
         CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
-        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
+        launch_order_of_work(recorded_.side.get());
         CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
         recorded_.ahead = true;
     }

@@ -350,6 +350,15 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
 /// work (the first frame) gives tile order. The order only schedules
 /// work: the images do not depend on it.
 void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
+/// Stage "bin.order" of the persistent kernel without the early stop, from
+/// the list lengths its frame before recorded (`work`): order[0, tiles) =
+/// the tiles sorted by work, heaviest first, equal work in tile order (the
+/// stable sort of launch_tile_order on 16-bit keys, work capped at 65535;
+/// one block). Its four groups (launch_recorded_order) measured slower
+/// shading there (H100: rand10k +5%, snowsingle +4%); the full sort is
+/// what bin.order gave it from the lists. tiles <= kOrderBlockTiles, else
+/// std::invalid_argument. The order only schedules work.
+void launch_work_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
 /// launches with the bits `bits` (kShadeStripMask, kShadeRowCull,

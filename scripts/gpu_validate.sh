@@ -94,8 +94,9 @@
 #                build against .ab/render_empty, twice, interleaved (pattern,
 #                rand10k, micro2M, snowsingle; biglittle and rand1M, whose
 #                early stop records chunks as before, as controls); the
-#                default checks; every GPU test beside the sanitizer through
-#                the recorded lengths
+#                default checks; every GPU test (GPU_TESTS_FILTER) beside the
+#                sanitizer through the recorded lengths (LENGTHS_SANITIZE_SCENES,
+#                LENGTHS_SANITIZE_OPTIONS)
 #   PART=gtest   the GPU tests of GPU_TESTS_FILTER (gtest's syntax; all by
 #                default) with this script's environment: run ./.dev/gpu_tests
 #                without it and it misses its libraries (LD_LIBRARY_PATH) and
@@ -717,8 +718,9 @@ part_lengths30() {
   done
   cp "$L"/lengths_*.json "$OUT/" 2>/dev/null  # four files: the call brings back eight at most
   default_checks
-  SANITIZE_KERNELS="persistent" SANITIZE_SCENES="micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3" \
-    SANITIZE_VARIANTS="" SANITIZE_OPTIONS="direct=0 direct=0,count=on,coarse=4" sanitize lengths &
+  SANITIZE_KERNELS="persistent" SANITIZE_VARIANTS="" \
+    SANITIZE_SCENES=${LENGTHS_SANITIZE_SCENES:-"micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3"} \
+    SANITIZE_OPTIONS=${LENGTHS_SANITIZE_OPTIONS:-"direct=0 direct=0,count=on,coarse=4"} sanitize lengths &
   TESTS_LIMIT_S=$((end - SECONDS)) part_gtest
   wait
 }
