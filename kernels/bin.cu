@@ -391,17 +391,18 @@ static_assert(kOrderItems * kOrderThreads == kOrderBlockTiles, "whole tiles a th
 /// stores). 256 threads with 16 tiles each measured 12.5 us a frame
 /// against 13.5 for 1024 threads with 4 (fewer warps meet at each of the
 /// sort's barriers).
-__global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lists, TileGrid g, int* order) {
+/// The body of both one-block orders: `load_of(t)` is tile t's load
+/// (called for t < tiles only).
+template <class Load>
+__device__ __forceinline__ void sort_tiles_heaviest_first(Load load_of, int tiles, int* order) {
     using Sort = cub::BlockRadixSort<unsigned short, kOrderThreads, kOrderItems, int>;
     __shared__ typename Sort::TempStorage temp;
-    const int tiles = g.tile_count();
     unsigned short key[kOrderItems];
     int id[kOrderItems];
 #pragma unroll
     for (int j = 0; j < kOrderItems; ++j) {
         const int t = threadIdx.x * kOrderItems + j;
-        const int bin = t < tiles ? lists.bin_of(t % g.tiles_x, t / g.tiles_x) : 0;
-        const unsigned int load = t < tiles ? lists.end[bin] - lists.start[bin] : 0u;
+        const unsigned int load = t < tiles ? load_of(t) : 0u;
         key[j] = static_cast<unsigned short>(min(load, 0xFFFFu));
         id[j] = t < tiles ? t : -1;
     }
@@ -411,6 +412,20 @@ __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lis
         const int rank = j * kOrderThreads + threadIdx.x;
         if (rank < tiles) order[rank] = id[j];
     }
+}
+
+__global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lists, TileGrid g, int* order) {
+    const auto list_length = [&](int t) {
+        const int bin = lists.bin_of(t % g.tiles_x, t / g.tiles_x);
+        return lists.end[bin] - lists.start[bin];
+    };
+    sort_tiles_heaviest_first(list_length, g.tile_count(), order);
+}
+
+/// launch_work_order (stages.h): tile_order_kernel's sort on the recorded
+/// work instead of the lists.
+__global__ void __launch_bounds__(kOrderThreads) work_order_kernel(const unsigned int* work, int tiles, int* order) {
+    sort_tiles_heaviest_first([&](int t) { return work[t]; }, tiles, order);
 }
 
 constexpr int kRecordedOrderThreads = 1024;
@@ -542,6 +557,13 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
         throw std::invalid_argument("bin.order: more tiles than one block sorts (kOrderBlockTiles)");
     tile_order_kernel<<<1, kOrderThreads, 0, s>>>(lists, g, order);
     check_launch("tile_order_kernel");
+}
+
+void launch_work_order(const unsigned int* work, int tiles, int* order, cudaStream_t s) {
+    if (tiles <= 0) return;
+    if (tiles > kOrderBlockTiles) throw std::invalid_argument("bin.order: more tiles than one block sorts (kOrderBlockTiles)");
+    work_order_kernel<<<1, kOrderThreads, 0, s>>>(work, tiles, order);
+    check_launch("work_order_kernel");
 }
 
 void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s) {

@@ -139,9 +139,9 @@ int plan_shade_bits(const BinPlan& plan, bool binned) {
 }
 
 bool plan_recorded_order(const BinPlan& plan, KernelKind kind, Choice order) {
-    if (!plan.coalesce || order == Choice::Off) return false;
+    if (order == Choice::Off) return false;
     if (kind == KernelKind::Persistent) return true;
-    return kind == KernelKind::Tiled && (order == Choice::On || (plan.count && !plan.direct));
+    return kind == KernelKind::Tiled && plan.coalesce && (order == Choice::On || (plan.count && !plan.direct));
 }
 
 int shade_kernel_bits(int variant, bool snow) {

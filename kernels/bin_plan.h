@@ -114,11 +114,15 @@ int plan_cull_bits(const BinPlan& plan);
 /// variant; shade_kernel_bits keeps what the kernel takes.
 int plan_shade_bits(const BinPlan& plan, bool binned);
 
-/// Whether kernel `kind` under `plan` hands its tiles out in the early
-/// stop's recorded order (the tiles by their work in the frame before,
-/// launch_recorded_order) under CudaOptions::order `order`: only with the
-/// early stop (plan.coalesce), and never with Off. The persistent kernel
-/// takes it with Auto; the tiled kernel with On, and with Auto on the
+/// Whether kernel `kind` under `plan` hands its tiles out in the recorded
+/// order (the tiles by their work in the frame before, longest first,
+/// launch_recorded_order) under CudaOptions::order `order`; never with Off.
+/// The persistent kernel takes it with Auto and On on every plan: with the
+/// early stop the work is the chunks each tile walked, without it each
+/// tile's list length (the load bin.order sorted by in the same frame
+/// before, a stage on the frame's stream; the recorded one runs beside
+/// binning). The tiled kernel only with the early stop (plan.coalesce;
+/// without it the order is compiled out): with On, and with Auto on the
 /// counting sort's lists (plan.count), where it measured faster (H100,
 /// 2026-12-05: rand1M -8%, rand100k -3%), while on bin.compact's lists it
 /// made littlebig 7% slower (docs/PERFORMANCE.md); the sorted bins and the

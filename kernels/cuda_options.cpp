@@ -123,8 +123,9 @@ const std::vector<CudaOptionKey> kKeys = {
     {"count", "auto|on|off", kBinned, "binning by the counting sort instead of the sorting stages",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.counting); }},
     {"order", "auto|on|off", "persistent; tiled (with the early stop)",
-     "tiles handed out heaviest first (bin.order: by list length; with the early stop, the tiles that took "
-     "longest in the frame before; tiled: by default on counted lists, with on on every list, faster on "
+     "tiles handed out heaviest first, by their work in the frame before (bin.order, computed beside binning: "
+     "the chunks a tile walked with the early stop, else its list length; persistent: the first frame by list "
+     "length; tiled: with the early stop only, by default on counted lists, with on on every list, faster on "
      "biglittle), or off: row-major",
      [](const std::string& v, CudaOptions& o) { return set_choice(v, o.order); }},
     {"stop", "auto|on|off", "tiled, persistent (16x16, rows=4)",

@@ -73,8 +73,8 @@ public:
         circles_.upload(s, &tally_, st, plan_.records);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
-        // the recorded order (plan_recorded_order): persistent unless order=off; tiled with order=on, and by default
-        // on counted lists
+        // the recorded order (plan_recorded_order): persistent unless order=off; tiled with the early stop, with
+        // order=on, and by default on counted lists
         if (plan_recorded_order(plan_, kind_, opt_.order) && grid_.tile_count() < (1 << 20))
             recorded_.reserve(grid_.tile_count(), &tally_, st);
         else
@@ -257,7 +257,7 @@ private:
         const TileLists& lists = pass.lists;
         const bool persistent = kind_ == KernelKind::Persistent;
         const int bits = plan_shade_bits(plan_, lists.list != nullptr);
-        const bool recorded = records_order(bits);
+        const bool recorded = records_order(bits, lists.list != nullptr);
         // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
         const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
         const int* order = by_length ? heavy_first_order(lists)
@@ -295,19 +295,35 @@ private:
         if (!pass.speculative) clear_pending_ = false;
     }
 
-    /// True when this launch (template bits `bits`) stops early and takes
-    /// the recorded order (tiled and persistent; the buffers exist only then).
-    bool records_order(int bits) const {
+    /// True when this launch (template bits `bits`, on binned lists or not)
+    /// records its tiles' work and takes the recorded order: the early
+    /// stop's kernels (tiled and persistent), and the persistent kernel on
+    /// binned lists without it (the work is the list length); the buffers
+    /// exist only where plan_recorded_order says so.
+    bool records_order(int bits, bool binned) const {
         const size_t tiles = static_cast<size_t>(grid_.tile_count());
-        return (bits & kShadeCoalesce) != 0 && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
+        const bool records = (bits & kShadeCoalesce) != 0 || (kind_ == KernelKind::Persistent && binned);
+        return records && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
     }
 
     /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
     /// by their work in the frame before, longest first (launch_recorded_order).
     const int* recorded_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
-        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), stream_.get());
+        launch_order_of_work(stream_.get());
         return recorded_.order.get();
+    }
+
+    /// The order from the work recorded in the frame before, on stream `s`:
+    /// the early stop's four groups (launch_recorded_order); the persistent
+    /// kernel without it, which records list lengths, the full sort by them
+    /// (launch_work_order) where one block sorts the grid.
+    void launch_order_of_work(cudaStream_t s) {
+        const int tiles = grid_.tile_count();
+        if (!plan_.coalesce && tiles <= kOrderBlockTiles)
+            launch_work_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
+        else
+            launch_recorded_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
     }
 
     /// Marks the end of this frame's shading on its stream (`fork`) where
@@ -323,7 +339,7 @@ private:
     void fork_order() {
         recorded_.forked = false;
         if (!binned_kind() || !binning_ || !binning_->binned() || opt_.sync_stages) return;
-        if (!records_order(plan_shade_bits(plan_, true))) return;
+        if (!records_order(plan_shade_bits(plan_, true), true)) return;
         if (kind_ == KernelKind::Persistent && !recorded_.recorded) return;
         CR_CUDA(cudaEventRecord(recorded_.fork.get(), stream_.get()));
         recorded_.forked = true;
@@ -343,7 +359,7 @@ private:
     void order_beside_binning() {
         if (!std::exchange(recorded_.forked, false)) return;
         CR_CUDA(cudaStreamWaitEvent(recorded_.side.get(), recorded_.fork.get(), 0));
-        launch_recorded_order(recorded_.work.get(), grid_.tile_count(), recorded_.order.get(), recorded_.side.get());
+        launch_order_of_work(recorded_.side.get());
         CR_CUDA(cudaEventRecord(recorded_.join.get(), recorded_.side.get()));
         recorded_.ahead = true;
     }

@@ -51,9 +51,10 @@ struct TileOrderBuffers {
     const int* heavy_first(const TileLists& lists, const TileGrid& g, cudaStream_t stream);
 };
 
-/// The early stop's tile order (tiled and persistent): each tile's work in
-/// the last frame it was shaded (chunks; StopParams::tile_work) and the
-/// order built from it (launch_recorded_order).
+/// The recorded tile order (the early stop's kernels; the persistent kernel
+/// without it): each tile's work in the last frame it was shaded (chunks,
+/// or the list length without the early stop; StopParams::tile_work) and
+/// the order built from it (launch_recorded_order).
 struct RecordedOrderBuffers {
     DeviceBuffer<unsigned int> work;
     DeviceBuffer<int> order;
@@ -75,7 +76,7 @@ struct RecordedOrderBuffers {
     /// order, the persistent one by list length), asynchronously on
     /// `stream`. Throws CudaError.
     void reserve(int tiles, DeviceMemoryTally* tally, cudaStream_t stream);
-    /// Frees both (a plan without the early stop, or order=off). The caller
+    /// Frees both (no recorded order planned: plan_recorded_order). The caller
     /// has synchronized `side` first (no order beside binning may still read `work`).
     void release() {
         work.release();

@@ -67,7 +67,11 @@
 // it through shared memory; the block loops until no tiles are left. When
 // binning produced per-tile loads, tiles are handed out heaviest first
 // (`order`), so the long tiles start early and the short ones fill the gaps
-// at the end instead of one heavy tile finishing alone.
+// at the end instead of one heavy tile finishing alone. The first frame's
+// order is by list length (bin.order); each later frame's is the recorded
+// order of the work the frame before recorded: thread 0 of the block that
+// takes a tile writes the tile's list length (without the early stop) or
+// the chunks it walked (with it) to StopParams::tile_work.
 #include <climits>
 #include <iterator>
 #include <stdexcept>
@@ -515,6 +519,15 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
     store_strip(s, g, image);
 }
 
+/// Tile `tile_id`'s list length (entries, capped at UINT_MAX): the work
+/// the persistent kernel without the early stop records for the next
+/// frame's order (StopParams::tile_work).
+__device__ __forceinline__ unsigned int list_length(const TileLists& lists, const TileGrid& g, int tile_id) {
+    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
+    const int64_t n = lists.end_of(tx, ty) - lists.begin_of(tx, ty);
+    return static_cast<unsigned int>(min(n, static_cast<int64_t>(UINT_MAX)));
+}
+
 /// One tile, with or without exact early stopping (VARIANT kCoalesce).
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
@@ -586,7 +599,10 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
         const int tile = sh.tile;
         __syncthreads();  // everyone has read sh.tile before thread 0 rewrites it
         if (tile >= tiles) break;  // uniform: the whole block leaves together
-        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, order ? order[tile] : tile, stop, sh);
+        const int id = order ? order[tile] : tile;
+        if constexpr ((VARIANT & kCoalesce) == 0)  // the early stop records the chunks it walked instead
+            if (stop.tile_work != nullptr && threadIdx.x == 0) stop.tile_work[id] = list_length(lists, g, id);
+        shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, id, stop, sh);
     }
 }
 

@@ -280,7 +280,8 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// back's stop, 2^-CudaOptions::walk_gap_bits; `tile_work`, where not
 /// null, gets each shaded tile's chunks (walked back, if it walks, and
 /// blended forward, every try), which the next frame's
-/// launch_recorded_order reads.
+/// launch_recorded_order reads. The persistent kernel without the early
+/// stop takes only `tile_work`, and writes each tile's list length there.
 struct StopParams {
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
@@ -336,9 +337,10 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 16-bit keys (4 passes in shared memory), where the device-wide
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
-/// Stage "bin.order" of the early stop (tiled and persistent):
+/// Stage "bin.order" of the recorded order (the early stop, tiled and
+/// persistent; the persistent kernel without it):
 /// order[0, tiles) = the tiles by their recorded work (`work`, chunks a
-/// tile in the frame before: StopParams::tile_work) in four groups, above
+/// tile, or its list length, in the frame before: StopParams::tile_work) in four groups, above
 /// 1.5 x the mean, above 1.25 x, above the mean, the rest; each group in
 /// tile order (block-level exclusive scans: stream compaction into four
 /// groups, one block, any number of tiles below 2^20). Blocks start in
@@ -348,6 +350,15 @@ void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cu
 /// work (the first frame) gives tile order. The order only schedules
 /// work: the images do not depend on it.
 void launch_recorded_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
+/// Stage "bin.order" of the persistent kernel without the early stop, from
+/// the list lengths its frame before recorded (`work`): order[0, tiles) =
+/// the tiles sorted by work, heaviest first, equal work in tile order (the
+/// stable sort of launch_tile_order on 16-bit keys, work capped at 65535;
+/// one block). Its four groups (launch_recorded_order) measured slower
+/// shading there (H100: rand10k +5%, snowsingle +4%); the full sort is
+/// what bin.order gave it from the lists. tiles <= kOrderBlockTiles, else
+/// std::invalid_argument. The order only schedules work.
+void launch_work_order(const unsigned int* work, int tiles, int* order, cudaStream_t s);
 /// Blocks of the persistent kernel that fit on the GPU at once
 /// (occupancy x multiprocessor count), for the kernel launch_shade_tiled
 /// launches with the bits `bits` (kShadeStripMask, kShadeRowCull,

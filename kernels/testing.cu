@@ -192,8 +192,11 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
     return out;
 }
 
-std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work) {
-    if (work.empty()) throw std::invalid_argument("gpu_recorded_order: no tiles");
+namespace {
+
+/// `launch`(work, tiles, order, stream) on a copy of `work`; the order back.
+template <class Launch>
+std::vector<int> order_of_work(const std::vector<unsigned int>& work, Launch launch) {
     const int tiles = static_cast<int>(work.size());
     DeviceMemoryTally tally;
     CudaStream stream;
@@ -201,11 +204,23 @@ std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work) {
     b.reserve(tiles, &tally, stream.get());
     CR_CUDA(cudaMemcpyAsync(b.work.get(), work.data(), work.size() * sizeof(unsigned int), cudaMemcpyHostToDevice,
                             stream.get()));
-    launch_recorded_order(b.work.get(), tiles, b.order.get(), stream.get());
+    launch(b.work.get(), tiles, b.order.get(), stream.get());
     CR_CUDA(cudaStreamSynchronize(stream.get()));
     std::vector<int> out(work.size());
     CR_CUDA(cudaMemcpy(out.data(), b.order.get(), out.size() * sizeof(int), cudaMemcpyDeviceToHost));
     return out;
+}
+
+}  // namespace
+
+std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work) {
+    if (work.empty()) throw std::invalid_argument("gpu_recorded_order: no tiles");
+    return order_of_work(work, launch_recorded_order);
+}
+
+std::vector<int> gpu_work_order(const std::vector<unsigned int>& work) {
+    if (work.empty()) throw std::invalid_argument("gpu_work_order: no tiles");
+    return order_of_work(work, launch_work_order);
 }
 
 void gpu_advance(Scene& scene, int steps) {

@@ -75,6 +75,13 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
 /// 1.25 x, above the mean, then the rest, each group in tile order. Throws CudaError / NoCudaDeviceError;
 /// std::invalid_argument for an empty `work`.
 std::vector<int> gpu_recorded_order(const std::vector<unsigned int>& work);
+/// Runs the persistent kernel's order from recorded list lengths
+/// (launch_work_order, the renderer's own call) on `work` and copies the
+/// order back: the tiles by work, heaviest first, equal work (and work
+/// above 65535, capped) in tile order. Throws CudaError /
+/// NoCudaDeviceError; std::invalid_argument for an empty `work` or more
+/// than kOrderBlockTiles tiles.
+std::vector<int> gpu_work_order(const std::vector<unsigned int>& work);
 /// The most tiles the counting sort (BinPath::Counted) takes on this GPU
 /// (count_tile_limit in kernels/stages.h), or with `staged` its staged
 /// bin.place (staged_place_tile_limit). Throws CudaError.

@@ -88,6 +88,15 @@
 #                the default checks; the timeline's and the stage lists' GPU
 #                tests beside the sanitizer through tiled's recorded order on
 #                counted lists (its default since 2026-12-05)
+#   PART=lengths30 the persistent kernel without the early stop ordered by
+#                the list lengths its frame before recorded (computed beside
+#                binning) instead of bin.order's sort on the stream: this
+#                build against .ab/render_empty, twice, interleaved (pattern,
+#                rand10k, micro2M, snowsingle; biglittle and rand1M, whose
+#                early stop records chunks as before, as controls); the
+#                default checks; every GPU test (GPU_TESTS_FILTER) beside the
+#                sanitizer through the recorded lengths (LENGTHS_SANITIZE_SCENES,
+#                LENGTHS_SANITIZE_OPTIONS)
 #   PART=gtest   the GPU tests of GPU_TESTS_FILTER (gtest's syntax; all by
 #                default) with this script's environment: run ./.dev/gpu_tests
 #                without it and it misses its libraries (LD_LIBRARY_PATH) and
@@ -695,6 +704,27 @@ part_empty30() {
   wait
 }
 
+part_lengths30() {
+  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
+  local end=$((SECONDS + ${LENGTHS_BUDGET_S:-570})) i b f
+  for i in 1 2; do
+    for b in "$R" .ab/render_empty; do
+      f="$L/lengths_${i}_$(basename "$b")"
+      $b bench --repeat 5 --renderers persistent,tiled --scenes pattern,rand10k,micro2M,snowsingle,biglittle,rand1M \
+        --json "$f.json" > "$f.txt" 2>/dev/null
+      say "$(basename "$b") ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$f.txt")"
+    done
+  done
+  cp "$L"/lengths_*.json "$OUT/" 2>/dev/null  # four files: the call brings back eight at most
+  default_checks
+  SANITIZE_KERNELS="persistent" SANITIZE_VARIANTS="" \
+    SANITIZE_SCENES=${LENGTHS_SANITIZE_SCENES:-"micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3"} \
+    SANITIZE_OPTIONS=${LENGTHS_SANITIZE_OPTIONS:-"direct=0 direct=0,count=on,coarse=4"} sanitize lengths &
+  TESTS_LIMIT_S=$((end - SECONDS)) part_gtest
+  wait
+}
+
 part_gtest() {
   timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
   say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"
@@ -765,6 +795,7 @@ case "${PART:-check}" in
   tests30) part_tests30 ;;
   beside30) part_beside30 ;;
   empty30) part_empty30 ;;
+  lengths30) part_lengths30 ;;
   gtest) part_gtest ;;
   compact30) part_compact30 ;;
   side_compact30) part_side30; part_compact30 ;;

@@ -168,10 +168,11 @@ TEST(BinPlan, TheGuessedStartRidesOnTheEarlyStop) {
 }
 
 TEST(BinPlan, TheRecordedOrderWhereItMeasuredFaster) {
-    // plan_recorded_order: the persistent kernel with the early stop always
-    // (order=auto); the tiled kernel on counted lists (rand100k, rand1M) but
+    // plan_recorded_order: the persistent kernel always (order=auto); the
+    // tiled kernel with the early stop on counted lists (rand100k, rand1M) but
     // not on bin.compact's (biglittle, littlebig), where littlebig measured
-    // 7% slower with it; order=on and order=off override; no early stop, no order
+    // 7% slower with it; order=on and order=off override; tiled without the
+    // early stop: no order
     const auto ordered = [](const char* scene, KernelKind k, const std::string& options = "", int w = 1024,
                             int h = 1024) {
         return plan_recorded_order(plan_of(scene, k, options, w, h), k, parse_cuda_options(options).order);
@@ -194,9 +195,15 @@ TEST(BinPlan, TheRecordedOrderWhereItMeasuredFaster) {
     EXPECT_FALSE(ordered("biglittle", KernelKind::Tiled, "stop=on,start=walk", 257, 129));
     // counted lists with the early stop forced: rand10k's bins=sort
     EXPECT_TRUE(ordered("rand10k", KernelKind::Tiled, "stop=on,bins=sort"));
-    EXPECT_FALSE(ordered("rand10k", KernelKind::Tiled));  // no early stop (coverage 87.5)
-    EXPECT_FALSE(ordered("rand10k", KernelKind::Persistent));
+    EXPECT_FALSE(ordered("rand10k", KernelKind::Tiled));  // no early stop (coverage 87.5): the order is compiled out
     EXPECT_FALSE(ordered("snowsingle", KernelKind::Tiled));  // snow: no early stop by default
+    // the persistent kernel without the early stop records its list lengths instead (rand10k, micro2M, snow)
+    for (const char* scene : {"rand10k", "micro2M", "snowsingle", "pattern"}) {
+        EXPECT_FALSE(plan_of(scene, KernelKind::Persistent).coalesce) << scene;
+        EXPECT_TRUE(ordered(scene, KernelKind::Persistent)) << scene;
+        EXPECT_TRUE(ordered(scene, KernelKind::Persistent, "order=on")) << scene;
+        EXPECT_FALSE(ordered(scene, KernelKind::Persistent, "order=off")) << scene;
+    }
     // only the counting sort's lists were measured with it: not the sorted bins, not the unbinned path
     EXPECT_FALSE(ordered("rand100k", KernelKind::Tiled, "count=off"));
     EXPECT_TRUE(plan_of("rand100k", KernelKind::Tiled, "count=off").coalesce);

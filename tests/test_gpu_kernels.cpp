@@ -456,6 +456,36 @@ TEST(GpuPersistent, TileOrderOnlySchedules) {
     EXPECT_THROW(parse_cuda_options("order=heavy"), std::invalid_argument);
 }
 
+long long differing_bits(const Image& a, const Image& b);  // below
+
+TEST(GpuPersistent, TheRecordedListLengthsOnlySchedule) {
+    REQUIRE_GPU();
+    // Without the early stop the persistent kernel's first frame is ordered
+    // by list length (bin.order on its stream), every later one by the list
+    // lengths the frame before recorded (launched beside binning). Four
+    // frames, so three take the recorded order; a moving scene (hypnosis's
+    // lists change); the floats, alpha too, equal row-major order's
+    // (order=off); the RGB floats equal cpuref's on the flat scenes
+    // (rand10k, micro2M), the others pass --check's comparison.
+    for (const char* scene : {"rand10k", "micro2M", "hypnosis", "snowsingle"}) {
+        auto rec = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0"));
+        auto off = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0,order=off"));
+        const Image a = render_frames(*rec, make_scene(scene, 2), 257, 129, 4);
+        std::map<std::string, int> seen;  // the last frame's stages
+        for (const StageTime& st : rec->timings()) ++seen[st.name];
+        EXPECT_EQ(seen["bin.order"], 1) << scene;
+        const Image b = render_frames(*off, make_scene(scene, 2), 257, 129, 4);
+        EXPECT_EQ(differing_bits(a, b), 0) << scene;
+        const Image& want = reference(scene, 2, 257, 129, 4);
+        const std::string name = scene;
+        if (name == "rand10k" || name == "micro2M") {
+            EXPECT_EQ(differing_floats(a, want), 0) << scene;
+        }
+        const CompareStats st = compare_images(a, want);
+        EXPECT_TRUE(st.pass) << scene << ": " << describe(st);
+    }
+}
+
 TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {
     REQUIRE_GPU();
     // The counting sort forced on (direct=0 so tiny scenes are binned):

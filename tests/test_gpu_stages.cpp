@@ -294,6 +294,30 @@ TEST(GpuBinStage, RecordedOrderPutsTheLongTilesFirst) {
     EXPECT_THROW(gpu_recorded_order({}), std::invalid_argument);
 }
 
+TEST(GpuBinStage, WorkOrderIsAStableSortHeaviestFirst) {
+    REQUIRE_GPU();
+    // By hand: work 40, 10, 50, 33, 0, 60, 20, 27 -> 60 (tile 5), 50 (2),
+    // 40 (0), 33 (3), 27 (7), 20 (6), 10 (1), 0 (4); ties stay in tile
+    // order; work above 65535 counts as 65535 (a tie with 65535).
+    EXPECT_EQ(gpu_work_order({40, 10, 50, 33, 0, 60, 20, 27}), (std::vector<int>{5, 2, 0, 3, 7, 6, 1, 4}));
+    EXPECT_EQ(gpu_work_order({3, 7, 3, 7}), (std::vector<int>{1, 3, 0, 2}));
+    EXPECT_EQ(gpu_work_order({0, 0, 0}), (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(gpu_work_order({65535, 70000, 5}), (std::vector<int>{0, 1, 2}));
+    // A full grid of random lengths against std::stable_sort.
+    std::mt19937 rng(31);
+    std::uniform_int_distribution<unsigned int> length(0, 900);
+    for (int tiles : {1, 255, 4096}) {
+        std::vector<unsigned int> work(static_cast<size_t>(tiles));
+        for (auto& w : work) w = length(rng);
+        std::vector<int> want(static_cast<size_t>(tiles));
+        std::iota(want.begin(), want.end(), 0);
+        std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return work[a] > work[b]; });
+        EXPECT_EQ(gpu_work_order(work), want) << tiles << " tiles";
+    }
+    EXPECT_THROW(gpu_work_order({}), std::invalid_argument);
+    EXPECT_THROW(gpu_work_order(std::vector<unsigned int>(4097, 1)), std::invalid_argument);
+}
+
 /// Stage times by name.
 std::map<std::string, double> stage_ms(const std::vector<StageTime>& times) {
     std::map<std::string, double> m;
