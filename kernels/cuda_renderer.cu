@@ -149,13 +149,13 @@ public:
 
     const Image& image() override {
         cudaStream_t s = stream_.get();
-        run_pending_clear();
         if (host_image_.width != width_ || host_image_.height != height_) {
             host_pin_.release();
             host_image_ = Image(width_, height_);
             host_pin_.pin(host_image_.data.data(), host_image_.data.size() * sizeof(float));
         }
         timeline_.mark("download", "", s);
+        run_pending_clear();  // a clear still deferred counts in the download
         CR_CUDA(cudaMemcpyAsync(host_image_.data.data(), image_.get(), size_t(width_) * height_ * sizeof(float4),
                                 cudaMemcpyDeviceToHost, s));
         timeline_.close(s);
@@ -187,6 +187,7 @@ public:
         w.circle_tile_pairs = binning_->pairs();
         w.binning_redos = binning_->redos();
         w.path = binning_->path();
+        w.tile_order = tile_order_;
         // an upper bound: every tile of a bin tests the bin's list (after
         // bin.split each tile tests only its own, fewer)
         const long long per_pair = binning_->binned() ? static_cast<long long>(plan_.coarse) * plan_.coarse : 1;
@@ -258,11 +259,19 @@ private:
         const bool persistent = kind_ == KernelKind::Persistent;
         const int bits = plan_shade_bits(plan_, lists.list != nullptr);
         const bool recorded = records_order(bits, lists.list != nullptr);
-        // the persistent kernel's first frame, with nothing recorded yet, keeps bin.order by list length
-        const bool by_length = persistent && lists.list && !(recorded && recorded_.recorded);
+        // the persistent kernel keeps bin.order by list length on its first frame (nothing recorded yet) and,
+        // without the early stop, on every pass that did not take the order beside binning (a batch after the
+        // first, a redo, CR_SYNC_STAGES): its own lists, not the lengths of the pass before
+        const bool stale = !plan_.coalesce && !recorded_.ahead;
+        const bool by_length = persistent && lists.list && (!(recorded && recorded_.recorded) || stale);
+        const bool beside = !by_length && recorded && recorded_.ahead;
         const int* order = by_length ? heavy_first_order(lists)
-                           : recorded ? (recorded_.ahead ? wait_for_order() : recorded_order())
+                           : recorded ? (beside ? wait_for_order() : recorded_order())
                                       : nullptr;
+        tile_order_ = !order ? "tile order"
+                      : by_length ? "list lengths, sorted after binning"
+                      : beside ? "recorded work, sorted beside binning"
+                               : "recorded work, sorted after binning";
         timeline_.mark("shade", "Render", s);
         if (kind_ == KernelKind::FrontToBack) {
             if (!(pass.first && pass.last)) {
@@ -298,16 +307,21 @@ private:
     /// True when this launch (template bits `bits`, on binned lists or not)
     /// records its tiles' work and takes the recorded order: the early
     /// stop's kernels (tiled and persistent), and the persistent kernel on
-    /// binned lists without it (the work is the list length); the buffers
-    /// exist only where plan_recorded_order says so.
+    /// binned lists without it (the work is the list length) where one
+    /// block sorts the grid (launch_work_order; larger grids keep bin.order's
+    /// device-wide sort of their lists: the four groups measured slower
+    /// there); the buffers exist only where plan_recorded_order says so.
     bool records_order(int bits, bool binned) const {
-        const size_t tiles = static_cast<size_t>(grid_.tile_count());
-        const bool records = (bits & kShadeCoalesce) != 0 || (kind_ == KernelKind::Persistent && binned);
-        return records && recorded_.work.size() >= tiles && recorded_.order.size() >= tiles;
+        const int tiles = grid_.tile_count();
+        const bool lengths = kind_ == KernelKind::Persistent && binned && tiles <= kOrderBlockTiles;
+        const bool records = (bits & kShadeCoalesce) != 0 || lengths;
+        const size_t n = static_cast<size_t>(tiles);
+        return records && recorded_.work.size() >= n && recorded_.order.size() >= n;
     }
 
-    /// Stage "bin.order" (the early stop, tiled and persistent): the tiles
-    /// by their work in the frame before, longest first (launch_recorded_order).
+    /// Stage "bin.order" of the early stop (tiled and persistent) on the
+    /// frame's stream: the tiles by their work in the frame before, longest
+    /// first (launch_order_of_work).
     const int* recorded_order() {
         timeline_.mark("bin.order", "Render", stream_.get());
         launch_order_of_work(stream_.get());
@@ -316,20 +330,20 @@ private:
 
     /// The order from the work recorded in the frame before, on stream `s`:
     /// the early stop's four groups (launch_recorded_order); the persistent
-    /// kernel without it, which records list lengths, the full sort by them
-    /// (launch_work_order) where one block sorts the grid.
+    /// kernel without it, which records list lengths (records_order: grids
+    /// of at most kOrderBlockTiles), the full sort by them (launch_work_order).
     void launch_order_of_work(cudaStream_t s) {
         const int tiles = grid_.tile_count();
-        if (!plan_.coalesce && tiles <= kOrderBlockTiles)
-            launch_work_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
-        else
+        if (plan_.coalesce)
             launch_recorded_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
+        else
+            launch_work_order(recorded_.work.get(), tiles, recorded_.order.get(), s);
     }
 
     /// Marks the end of this frame's shading on its stream (`fork`) where
     /// the next frame's first pass takes the recorded order beside binning
-    /// (`forked`): the early stop's kernels on binned lists (not the direct
-    /// path), once a frame has recorded its work (the persistent kernel's
+    /// (`forked`): the kernels that record their work (records_order) on
+    /// binned lists (not the direct path), once a frame has recorded it (the persistent kernel's
     /// first frame orders by list length), and not with CR_SYNC_STAGES
     /// (each stage is checked on the frame's stream alone). None of that
     /// changes before the next frame but in setup(), which forgets the
@@ -400,7 +414,8 @@ private:
     CircleBuffers circles_;
     std::unique_ptr<BinningPath> binning_;  ///< null for naive and unordered (they do not bin)
     TileOrderBuffers order_;
-    RecordedOrderBuffers recorded_;  ///< the early stop's recorded order (records_order)
+    RecordedOrderBuffers recorded_;  ///< the recorded order (records_order)
+    std::string tile_order_;         ///< how the last pass handed its tiles out (WorkCounts::tile_order)
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;

@@ -54,7 +54,8 @@ struct TileOrderBuffers {
 /// The recorded tile order (the early stop's kernels; the persistent kernel
 /// without it): each tile's work in the last frame it was shaded (chunks,
 /// or the list length without the early stop; StopParams::tile_work) and
-/// the order built from it (launch_recorded_order).
+/// the order built from it (launch_recorded_order's four groups with the
+/// early stop, launch_work_order's sort of the lengths without it).
 struct RecordedOrderBuffers {
     DeviceBuffer<unsigned int> work;
     DeviceBuffer<int> order;

@@ -281,7 +281,8 @@ void launch_bin_split(const TileGrid& tiles, const TileLists& bins, const unsign
 /// null, gets each shaded tile's chunks (walked back, if it walks, and
 /// blended forward, every try), which the next frame's
 /// launch_recorded_order reads. The persistent kernel without the early
-/// stop takes only `tile_work`, and writes each tile's list length there.
+/// stop takes only `tile_work`, and writes each tile's list length there
+/// (for launch_work_order).
 struct StopParams {
     ValueBounds bounds{};
     float window_per_candidate = 0.f;
@@ -337,10 +338,10 @@ constexpr int kOrderBlockTiles = 4096;
 /// sort on 16-bit keys (4 passes in shared memory), where the device-wide
 /// sort on 32 bits takes several launches. The order only schedules work.
 void launch_tile_order(const TileLists& lists, const TileGrid& g, int* order, cudaStream_t s);
-/// Stage "bin.order" of the recorded order (the early stop, tiled and
-/// persistent; the persistent kernel without it):
+/// Stage "bin.order" of the early stop's recorded order (tiled and
+/// persistent):
 /// order[0, tiles) = the tiles by their recorded work (`work`, chunks a
-/// tile, or its list length, in the frame before: StopParams::tile_work) in four groups, above
+/// tile in the frame before: StopParams::tile_work) in four groups, above
 /// 1.5 x the mean, above 1.25 x, above the mean, the rest; each group in
 /// tile order (block-level exclusive scans: stream compaction into four
 /// groups, one block, any number of tiles below 2^20). Blocks start in

@@ -682,8 +682,7 @@ part_compact30() {
   R=$C SANITIZE_KERNELS="tiled ftb" SANITIZE_SCENES="rand10k@0:2 pattern@0:1 biglittle@0:1" SANITIZE_VARIANTS="" SANITIZE_OPTIONS="default" sanitize compact
 }
 
-# The GPU tests of GPU_TESTS_FILTER (all by default; not brief: a timeout
-# still shows what passed), with the script's environment.
+# The empty stages' A/B (PART=empty30 above).
 part_empty30() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
@@ -704,6 +703,7 @@ part_empty30() {
   wait
 }
 
+# The recorded list lengths' A/B (PART=lengths30 above).
 part_lengths30() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
@@ -721,10 +721,13 @@ part_lengths30() {
   SANITIZE_KERNELS="persistent" SANITIZE_VARIANTS="" \
     SANITIZE_SCENES=${LENGTHS_SANITIZE_SCENES:-"micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3"} \
     SANITIZE_OPTIONS=${LENGTHS_SANITIZE_OPTIONS:-"direct=0 direct=0,count=on,coarse=4"} sanitize lengths &
-  TESTS_LIMIT_S=$((end - SECONDS)) part_gtest
+  local left=$((end - SECONDS)); [ $left -gt 60 ] || left=60
+  TESTS_LIMIT_S=$left part_gtest
   wait
 }
 
+# The GPU tests of GPU_TESTS_FILTER (all by default; not brief: a timeout
+# still shows what passed), with the script's environment.
 part_gtest() {
   timeout ${TESTS_LIMIT_S:-540} ./.dev/gpu_tests --gtest_filter="${GPU_TESTS_FILTER:-*}" > "$L/gpu_tests.txt" 2>&1
   say "gpu_tests (${GPU_TESTS_FILTER:-*}) rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu_tests.txt" | tr '\n' ' ') $(grep -c '^\[       OK \]' "$L/gpu_tests.txt") OK"

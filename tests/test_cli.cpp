@@ -371,9 +371,10 @@ TEST_F(Cli, ListNamesScenesAndRenderers) {
     EXPECT_CONTAINS(r.out, "cpuref");
     // the CUDA renderers' switches, from kernels/cuda_options.cpp's table (also in a build without CUDA)
     EXPECT_CONTAINS(r.out, "CR_CUDA_OPTIONS (developer switches");
-    EXPECT_CONTAINS(r.out, "\n  order=auto|on|off         tiles handed out heaviest first (bin.order: by list length; with the "
-                           "early stop, the tiles that took longest in the frame before; tiled: by default on counted "
-                           "lists, with on on every list, faster on biglittle), or off: row-major "
+    EXPECT_CONTAINS(r.out, "\n  order=auto|on|off         tiles handed out heaviest first, by their work in the frame before "
+                           "(bin.order, computed beside binning: the chunks a tile walked with the early stop, else its "
+                           "list length; persistent: the first frame by list length; tiled: with the early stop only, by "
+                           "default on counted lists, with on on every list, faster on biglittle), or off: row-major "
                            "[persistent; tiled (with the early stop)]\n");
 }
 

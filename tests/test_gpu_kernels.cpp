@@ -458,23 +458,38 @@ TEST(GpuPersistent, TileOrderOnlySchedules) {
 
 long long differing_bits(const Image& a, const Image& b);  // below
 
+/// Renders frames 0..frames-1 of `scene` (seed 2) at w x h with `r` and
+/// returns the image; `orders` gets WorkCounts::tile_order of each frame.
+Image frames_with_orders(Renderer& r, const char* scene, int w, int h, int frames, std::vector<std::string>& orders) {
+    r.setup(make_scene(scene, 2), w, h);
+    orders.clear();
+    for (int f = 0; f < frames; ++f) {
+        r.clear();
+        r.advance();
+        r.render();
+        orders.push_back(r.work().tile_order);
+    }
+    return r.image();
+}
+
 TEST(GpuPersistent, TheRecordedListLengthsOnlySchedule) {
     REQUIRE_GPU();
     // Without the early stop the persistent kernel's first frame is ordered
     // by list length (bin.order on its stream), every later one by the list
-    // lengths the frame before recorded (launched beside binning). Four
-    // frames, so three take the recorded order; a moving scene (hypnosis's
-    // lists change); the floats, alpha too, equal row-major order's
-    // (order=off); the RGB floats equal cpuref's on the flat scenes
-    // (rand10k, micro2M), the others pass --check's comparison.
+    // lengths the frame before recorded, sorted beside binning. Four
+    // frames; a moving scene (hypnosis's lists change); the floats, alpha
+    // too, equal row-major order's (order=off); the RGB floats equal
+    // cpuref's on the flat scenes (rand10k, micro2M), the others pass
+    // --check's comparison.
+    const std::string lengths = "list lengths, sorted after binning", beside = "recorded work, sorted beside binning";
+    std::vector<std::string> orders;
     for (const char* scene : {"rand10k", "micro2M", "hypnosis", "snowsingle"}) {
         auto rec = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0"));
         auto off = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0,order=off"));
-        const Image a = render_frames(*rec, make_scene(scene, 2), 257, 129, 4);
-        std::map<std::string, int> seen;  // the last frame's stages
-        for (const StageTime& st : rec->timings()) ++seen[st.name];
-        EXPECT_EQ(seen["bin.order"], 1) << scene;
-        const Image b = render_frames(*off, make_scene(scene, 2), 257, 129, 4);
+        const Image a = frames_with_orders(*rec, scene, 257, 129, 4, orders);
+        EXPECT_EQ(orders, (std::vector<std::string>{lengths, beside, beside, beside})) << scene;
+        const Image b = frames_with_orders(*off, scene, 257, 129, 4, orders);
+        EXPECT_EQ(orders, std::vector<std::string>(4, "tile order")) << scene;
         EXPECT_EQ(differing_bits(a, b), 0) << scene;
         const Image& want = reference(scene, 2, 257, 129, 4);
         const std::string name = scene;
@@ -484,6 +499,24 @@ TEST(GpuPersistent, TheRecordedListLengthsOnlySchedule) {
         const CompareStats st = compare_images(a, want);
         EXPECT_TRUE(st.pass) << scene << ": " << describe(st);
     }
+    // Passes that do not take the order beside binning sort their own lists:
+    // a frame in batches (its later passes), CR_SYNC_STAGES (no second
+    // stream), a grid of more tiles than one block sorts (1100x1000: 4347).
+    const Image& want = reference("rand10k", 2, 257, 129, 3);
+    auto batches = make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0,bins=sort,count=off,coarse=1,batch=5000"));
+    Image got = frames_with_orders(*batches, "rand10k", 257, 129, 3, orders);
+    EXPECT_EQ(orders, std::vector<std::string>(3, lengths));
+    EXPECT_GT(batches->work().circle_tile_pairs, 5000);  // more pairs than a batch: several passes a frame
+    EXPECT_EQ(differing_floats(got, want), 0);
+    CudaOptions sync = parse_cuda_options("direct=0");
+    sync.sync_stages = true;
+    got = frames_with_orders(*make_cuda_renderer(KernelKind::Persistent, sync), "rand10k", 257, 129, 3, orders);
+    EXPECT_EQ(orders, std::vector<std::string>(3, lengths));
+    EXPECT_EQ(differing_floats(got, want), 0);
+    got = frames_with_orders(*make_cuda_renderer(KernelKind::Persistent, parse_cuda_options("direct=0")), "rand10k",
+                             1100, 1000, 3, orders);
+    EXPECT_EQ(orders, std::vector<std::string>(3, lengths));
+    EXPECT_EQ(differing_floats(got, reference("rand10k", 2, 1100, 1000, 3)), 0);
 }
 
 TEST(GpuCounting, HostileScenesBatchesAndChunksStayExact) {

@@ -358,6 +358,23 @@ TEST(GpuStageTimeline, EmptyStagesCountZeroAndWorkIsMeasuredWhole) {
     times = t.read();
     ASSERT_EQ(times.size(), 4u);
     EXPECT_GT(times[3].ms, 0.02);
+    // reopen() after a close: the next stage starts at the closing event
+    // (a redo after the host's wait); a stage name listed twice, once empty,
+    // is added up (batches)
+    t.reset();
+    t.mark("bin", "Render", s.get());
+    CR_CUDA(cudaMemsetAsync(buf.get(), 4, bytes, s.get()));
+    t.close(s.get());
+    t.reopen();
+    t.mark_empty("shade", "Render", s.get());
+    t.mark("shade", "Render", s.get());
+    CR_CUDA(cudaMemsetAsync(buf.get(), 5, bytes, s.get()));
+    t.close(s.get());
+    times = t.read();
+    ASSERT_EQ(times.size(), 2u);
+    EXPECT_EQ(times[1].name, "shade");
+    EXPECT_GT(times[0].ms, 0.02);
+    EXPECT_GT(times[1].ms, 0.02);
     // a frame of empty stages only reads as zeros
     t.reset();
     t.mark_empty("clear", "Clear", s.get());

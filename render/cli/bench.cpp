@@ -59,6 +59,7 @@ struct BenchResult {
     double max_error = 0;
     long long pairs = 0, tests = 0, blends = 0;
     size_t peak_bytes = 0;
+    std::string path, tile_order;  ///< the last timed frame's WorkCounts::path and ::tile_order (CUDA tiled kernels)
 };
 
 /// What a bench run does, decided before anything runs.
@@ -168,6 +169,8 @@ BenchResult measure(const BenchArgs& args, const Scene& scene, const std::string
     const WorkCounts w = r.work();
     res.pairs = w.circle_tile_pairs;
     res.tests = w.coverage_tests;
+    res.path = w.path;
+    res.tile_order = w.tile_order;
     res.peak_bytes = r.peak_device_bytes();
     if (!args.check) return res;
     const Image& img = r.image();
@@ -315,6 +318,8 @@ nlohmann::json result_json(const BenchResult& r, const std::map<std::string, dou
                         {"circle_tile_pairs", r.pairs}, {"coverage_tests_upper_bound", r.tests},
                         {"peak_device_bytes", r.peak_bytes}};
     for (const auto& [n, ms] : r.stages) e["stages"][n] = json_figure(ms);
+    if (!r.path.empty()) e["path"] = r.path;
+    if (!r.tile_order.empty()) e["tile_order"] = r.tile_order;
     if (cpuref_total.count(r.scene) && r.total_median > 0)
         e["speedup_vs_cpuref"] = json_figure(cpuref_total.at(r.scene) / r.total_median);
     return e;

@@ -41,6 +41,12 @@ struct WorkCounts {
     /// How the last frame was binned and shaded (CUDA tiled kernels), e.g.
     /// "sorted 4x4-tile bins, split; strip masks"; empty elsewhere.
     std::string path;
+    /// How the last frame's last shading pass handed its tiles out (CUDA
+    /// tiled kernels): "tile order", "list lengths, sorted after binning",
+    /// "recorded work, sorted beside binning" or "recorded work, sorted
+    /// after binning" (docs/KERNELS.md, the persistent kernel and the
+    /// recorded order); empty elsewhere.
+    std::string tile_order;
 };
 
 /// Circles listed per tile in the last render, for heat maps: tiles_x x
