@@ -23,7 +23,7 @@ __global__ void advance_kernel(CircleArrays c, int motion) {
 }
 
 void launch_advance(CircleArrays c, int motion, cudaStream_t s) {
-    if (motion == 0 || c.count == 0) return;
+    if (!advance_queues_work(c, motion)) return;
     const int threads = 256;
     const int blocks = static_cast<int>(std::min<int64_t>((c.count + threads - 1) / threads, 65536));
     advance_kernel<<<blocks, threads, 0, s>>>(c, motion);

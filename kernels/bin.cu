@@ -375,8 +375,7 @@ __global__ void __launch_bounds__(C * C * 32)
 __global__ void tile_loads_kernel(TileLists lists, TileGrid g, unsigned int* loads, int* ids) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= g.tile_count()) return;
-    const int bin = lists.bin_of(t % g.tiles_x, t / g.tiles_x);
-    loads[t] = lists.end[bin] - lists.start[bin];
+    loads[t] = static_cast<unsigned int>(lists.length_of(t % g.tiles_x, t / g.tiles_x));
     ids[t] = t;
 }
 
@@ -415,10 +414,7 @@ __device__ __forceinline__ void sort_tiles_heaviest_first(Load load_of, int tile
 }
 
 __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lists, TileGrid g, int* order) {
-    const auto list_length = [&](int t) {
-        const int bin = lists.bin_of(t % g.tiles_x, t / g.tiles_x);
-        return lists.end[bin] - lists.start[bin];
-    };
+    const auto list_length = [&](int t) { return static_cast<unsigned int>(lists.length_of(t % g.tiles_x, t / g.tiles_x)); };
     sort_tiles_heaviest_first(list_length, g.tile_count(), order);
 }
 

@@ -111,10 +111,10 @@ public:
     /// A static scene's advance queues no GPU work: 0 ms, no event.
     void advance() override {
         const CircleArrays soa = circles_.view().soa;
-        const bool moves = circles_.motion != Motion::None && soa.count > 0;
-        if (moves) timeline_.mark("advance", "Advance", stream_.get());
+        const int motion = static_cast<int>(circles_.motion);
+        if (advance_queues_work(soa, motion)) timeline_.mark("advance", "Advance", stream_.get());
         else timeline_.mark_empty("advance", "Advance", stream_.get());
-        launch_advance(soa, static_cast<int>(circles_.motion), stream_.get());
+        launch_advance(soa, motion, stream_.get());
         if (circles_.motion != Motion::None) geom_stale_ = true;
         ++frame_;
     }
@@ -415,7 +415,7 @@ private:
     std::unique_ptr<BinningPath> binning_;  ///< null for naive and unordered (they do not bin)
     TileOrderBuffers order_;
     RecordedOrderBuffers recorded_;  ///< the recorded order (records_order)
-    std::string tile_order_;         ///< how the last pass handed its tiles out (WorkCounts::tile_order)
+    const char* tile_order_ = "";    ///< how the last pass handed its tiles out (WorkCounts::tile_order)
     DeviceBuffer<float4> image_;
     DeviceBuffer<float4> ftb_acc_;  ///< ftb: (C, T) per pixel between the batches of a frame
     Image host_image_;

@@ -523,8 +523,7 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
 /// the persistent kernel without the early stop records for the next
 /// frame's order (StopParams::tile_work).
 __device__ __forceinline__ unsigned int list_length(const TileLists& lists, const TileGrid& g, int tile_id) {
-    const int tx = tile_id % g.tiles_x, ty = tile_id / g.tiles_x;
-    const int64_t n = lists.end_of(tx, ty) - lists.begin_of(tx, ty);
+    const int64_t n = lists.length_of(tile_id % g.tiles_x, tile_id / g.tiles_x);
     return static_cast<unsigned int>(min(n, static_cast<int64_t>(UINT_MAX)));
 }
 

@@ -7,7 +7,6 @@ void StageTimeline::reset() {
     used_ = 0;
     running_ = -1;
     reopened_ = false;
-    closed_last_ = false;
 }
 
 void StageTimeline::check_running_stage(cudaStream_t s) {
@@ -22,7 +21,6 @@ void StageTimeline::mark(const char* name, const char* course, cudaStream_t s) {
     check_running_stage(s);
     if (!reopened_) record(s);  // ends the running stage (if any) and starts this one
     reopened_ = false;
-    closed_last_ = false;
     names_.push_back({{name, course, 0.0}, static_cast<int>(used_) - 1});
     running_ = static_cast<int>(names_.size()) - 1;
 }
@@ -32,14 +30,15 @@ void StageTimeline::mark_empty(const char* name, const char* course, cudaStream_
     names_.push_back({{name, course, 0.0}, -1});
 }
 
-void StageTimeline::reopen() { reopened_ = closed_last_; }
+// Every recorded event but close()'s starts a running stage, so no running
+// stage after an event means the last event was a close.
+void StageTimeline::reopen() { reopened_ = running_ < 0 && used_ > 0; }
 
 void StageTimeline::close(cudaStream_t s) {
     if (running_ < 0) return;
     check_running_stage(s);
     record(s);
     running_ = -1;
-    closed_last_ = true;
 }
 
 std::vector<StageTime> StageTimeline::read() {
@@ -64,7 +63,6 @@ void StageTimeline::record(cudaStream_t s) {
     if (used_ == events_.size()) events_.emplace_back();
     CR_CUDA(cudaEventRecord(events_[used_].get(), s));
     ++used_;
-    closed_last_ = false;
 }
 
 }  // namespace cr

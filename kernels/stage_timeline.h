@@ -56,7 +56,6 @@ private:
     int running_ = -1;         ///< index in names_ of the stage whose end is not recorded yet
     bool sync_ = false;
     bool reopened_ = false;
-    bool closed_last_ = false;  ///< the last event recorded was close()'s
 };
 
 }  // namespace cr

@@ -36,6 +36,9 @@ void launch_clear(float4* image, int width, int height, ShadeMode shade, cudaStr
 
 /// advance.cu: one animation step per circle (thread per circle).
 void launch_advance(CircleArrays c, int motion, cudaStream_t s);
+/// Whether launch_advance queues any GPU work: a moving scene (`motion`,
+/// Motion's value, not 0) with circles.
+inline bool advance_queues_work(const CircleArrays& c, int motion) { return motion != 0 && c.count > 0; }
 
 /// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
 /// the SoA arrays (which the advance stage just moved), and with records
@@ -259,6 +262,8 @@ struct TileLists {
     /// end_of), or every circle [0, count) when `list` is null.
     __device__ int64_t begin_of(int tx, int ty) const { return list ? start[bin_of(tx, ty)] : 0; }
     __device__ int64_t end_of(int tx, int ty) const { return list ? end[bin_of(tx, ty)] : count; }
+    /// Tile (tx, ty)'s list length, end_of - begin_of (its bin's).
+    __device__ int64_t length_of(int tx, int ty) const { return end_of(tx, ty) - begin_of(tx, ty); }
 #endif
 };
 

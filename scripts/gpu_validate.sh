@@ -682,19 +682,27 @@ part_compact30() {
   R=$C SANITIZE_KERNELS="tiled ftb" SANITIZE_SCENES="rand10k@0:2 pattern@0:1 biglittle@0:1" SANITIZE_VARIANTS="" SANITIZE_OPTIONS="default" sanitize compact
 }
 
-# The empty stages' A/B (PART=empty30 above).
-part_empty30() {
+# ab_benches NAME RENDERERS SCENES BUILD: this build and .ab/BUILD (from
+# .ab.tar.xz), interleaved, two rounds, one `render bench` each; the device
+# line first; the four JSON files come back as NAME_<round>_<build>.json
+# (the call brings back eight files at most, summary and logs too).
+ab_benches() {
   [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  local i b f nine=rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle
+  local i b f kinds=${2//,/|}
   for i in 1 2; do
-    for b in "$R" .ab/render_main; do
-      f="$L/empty_${i}_$(basename "$b")"
-      $b bench --repeat 5 --renderers tiled,persistent,ftb --scenes $nine --json "$f.json" > "$f.txt" 2>/dev/null
-      say "$(basename "$b") ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent|ftb) +events' "$f.txt")"
+    for b in "$R" ".ab/$4"; do
+      f="$L/${1}_${i}_$(basename "$b")"
+      $b bench --repeat 5 --renderers "$2" --scenes "$3" --json "$f.json" > "$f.txt" 2>/dev/null
+      say "$(basename "$b") ($i):"; say "$(grep -E "^[A-Za-z0-9]+ +($kinds) +events" "$f.txt")"
     done
   done
-  cp "$L"/empty_*.json "$OUT/" 2>/dev/null  # four files: the call brings back eight at most, summary and logs too
+  cp "$L/${1}"_*.json "$OUT/" 2>/dev/null
+}
+
+# The empty stages' A/B (PART=empty30 above).
+part_empty30() {
+  ab_benches empty tiled,persistent,ftb rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle render_main
   default_checks
   SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand100k@0:2 biglittle@0:2 fireworks@0:3" SANITIZE_VARIANTS="" \
     SANITIZE_OPTIONS="direct=0,count=on direct=0,count=on,coarse=4" sanitize counted_order &
@@ -705,18 +713,8 @@ part_empty30() {
 
 # The recorded list lengths' A/B (PART=lengths30 above).
 part_lengths30() {
-  [ -d .ab ] || [ ! -f .ab.tar.xz ] || tar -xJf .ab.tar.xz
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$L/device.txt"
-  local end=$((SECONDS + ${LENGTHS_BUDGET_S:-570})) i b f
-  for i in 1 2; do
-    for b in "$R" .ab/render_empty; do
-      f="$L/lengths_${i}_$(basename "$b")"
-      $b bench --repeat 5 --renderers persistent,tiled --scenes pattern,rand10k,micro2M,snowsingle,biglittle,rand1M \
-        --json "$f.json" > "$f.txt" 2>/dev/null
-      say "$(basename "$b") ($i):"; say "$(grep -E '^[A-Za-z0-9]+ +(tiled|persistent) +events' "$f.txt")"
-    done
-  done
-  cp "$L"/lengths_*.json "$OUT/" 2>/dev/null  # four files: the call brings back eight at most
+  local end=$((SECONDS + ${LENGTHS_BUDGET_S:-570}))
+  ab_benches lengths persistent,tiled pattern,rand10k,micro2M,snowsingle,biglittle,rand1M render_empty
   default_checks
   SANITIZE_KERNELS="persistent" SANITIZE_VARIANTS="" \
     SANITIZE_SCENES=${LENGTHS_SANITIZE_SCENES:-"micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3"} \
