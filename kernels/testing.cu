@@ -183,7 +183,10 @@ std::vector<int> gpu_tile_order(const std::vector<unsigned int>& loads, int tile
     CR_CUDA(cudaMemcpyAsync(d_end.get(), end.data(), end.size() * 4, cudaMemcpyHostToDevice, stream.get()));
     TileOrderBuffers order;
     order.reserve(g.tile_count(), &tally, stream.get());
-    TileLists lists{nullptr, d_start.get(), d_end.get(), 0};
+    // bin.order reads only the starts and ends; a list must exist (a null one means "every circle", count long)
+    DeviceBuffer<int> d_list;
+    d_list.reserve("test.list", 1, &tally);
+    TileLists lists{d_list.get(), d_start.get(), d_end.get(), 0};
     lists.bins_x = g.tiles_x;
     const int* ids = order.heavy_first(lists, g, stream.get());
     CR_CUDA(cudaStreamSynchronize(stream.get()));
