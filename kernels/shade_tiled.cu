@@ -55,6 +55,13 @@
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
 // single rounding gives the same float as the CPU's two products and a sum.
 //
+// Alpha: a pixel keeps the alpha it came in with (1 after the clear, and
+// every pass leaves it so). cpuref's alpha is 1 plus the sum of the alphas
+// blended; every file clamps it to 1 and --check ignores it, so R, G and B
+// are all the written image holds, and those are cpuref's floats. Not adding
+// the alphas saves one add per covered pixel, a sixth of a flat blend
+// (docs/KERNELS.md, "Alpha"; docs/PERFORMANCE.md measures it).
+//
 // Tiled with the early stop: block b shades tile order[b], the tiles by
 // their work (chunks) in the frame before, longest first, in four groups
 // (launch_recorded_order; each block records its tile's chunks for the
@@ -99,8 +106,9 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
     return __any_sync(0xffffffffu, mine);
 }
 
-/// Blends hit i of the chunk into the thread's ROWS pixels (registers); the
-/// coverage tables give d2 with one add a pixel. Snow with
+/// Blends hit i of the chunk into the thread's ROWS pixels (registers): R,
+/// G and B only, the pixel keeps its incoming alpha (see "Alpha" in the
+/// file comment); the coverage tables give d2 with one add a pixel. Snow with
 /// kSnowReciprocal divides by the radius from its reciprocal where the list
 /// holds one (a branch a hit, the same in every lane that blends the hit;
 /// with strip masks lanes walk different hits, and no barrier is inside).
@@ -117,14 +125,13 @@ __device__ __forceinline__ void blend_hit(Strip<ROWS>& s, int i, const TileShare
                 if (SNOW) {
                     const float radius = sh.list.geom(i).z;
                     if constexpr (decltype(by_reciprocal)::value)
-                        blend(a.x, a.y, a.z, a.w, shade_snow_reciprocal(d2[r], radius, col.z, col.x));
+                        blend_rgb(a.x, a.y, a.z, shade_snow_reciprocal(d2[r], radius, col.z, col.x));
                     else
-                        blend(a.x, a.y, a.z, a.w, shade_snow_scaled(d2[r], radius, col.x));
+                        blend_rgb(a.x, a.y, a.z, shade_snow_scaled(d2[r], radius, col.x));
                 } else {
                     a.x = fmaf(.5f, a.x, col.x);
                     a.y = fmaf(.5f, a.y, col.y);
                     a.z = fmaf(.5f, a.z, col.z);
-                    a.w += .5f;
                 }
             }
         }
@@ -276,9 +283,8 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 // Every loop bound and every exit is block-uniform (the list bounds, the
 // scan's totals, the answers of __syncthreads_and), so every thread reaches
 // every barrier. Alpha is the one channel that does not merge (a sum, not a
-// blend): it is the incoming alpha plus the alphas blended in the window,
-// as in ftb: at least 1, clamped to 1 in every file written, ignored by
-// --check.
+// blend); like every pass of these kernels, the window keeps the pixel's
+// incoming alpha ("Alpha" above).
 // The walk's stop, StopParams::walk_gap: 2^-32 by default, as
 // first_window_of (render/cpu/coalescence.cpp); CR_CUDA_OPTIONS gap=N
 // raises it to force second tries.
@@ -295,8 +301,8 @@ __device__ __forceinline__ void shrink_gap(float& gap, const Strip<ROWS>& s, int
     if (d2 <= col.w) gap *= SNOW ? 1.f - col.x * __expf(-4.f * d2 * col.y) : .5f;  // NaN: never done
 }
 
-/// Step 2 for one hit: blends it into both trajectories (lo in s.acc with
-/// the alpha, hi in `hi`), rounded as cpuref rounds (see blend_hit).
+/// Step 2 for one hit: blends it into both trajectories (lo in s.acc's R,
+/// G and B, hi in `hi`), rounded as cpuref rounds (see blend_hit).
 template <int THREADS, int ROWS, int VARIANT, int TILE, bool SNOW>
 __device__ __forceinline__ void blend_hit_twice(Strip<ROWS>& s, float3 (&hi)[ROWS], int i,
                                                 const TileShared<THREADS, VARIANT, TILE>& sh) {
@@ -309,14 +315,12 @@ __device__ __forceinline__ void blend_hit_twice(Strip<ROWS>& s, float3 (&hi)[ROW
         float4& a = s.acc[r];
         if (SNOW) {
             const Fragment f = shade_snow_scaled(d2[r], sh.list.geom(i).z, col.x);
-            float unused = 0.f;
-            blend(a.x, a.y, a.z, a.w, f);
-            blend(hi[r].x, hi[r].y, hi[r].z, unused, f);
+            blend_rgb(a.x, a.y, a.z, f);
+            blend_rgb(hi[r].x, hi[r].y, hi[r].z, f);
         } else {
             a.x = fmaf(.5f, a.x, col.x);
             a.y = fmaf(.5f, a.y, col.y);
             a.z = fmaf(.5f, a.z, col.z);
-            a.w += .5f;
             hi[r].x = fmaf(.5f, hi[r].x, col.x);
             hi[r].y = fmaf(.5f, hi[r].y, col.y);
             hi[r].z = fmaf(.5f, hi[r].z, col.z);

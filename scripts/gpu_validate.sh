@@ -76,6 +76,10 @@
 #                .cmp.tar.xz) against .dev/render, twice; its --check of tiled,
 #                persistent and ftb on every scene at 1024 and at odd sizes;
 #                the sanitizer through bin.compact
+#   PART=ab30    a change's A/B: this build against .ab/$AB_BUILD (render_head),
+#                twice, interleaved, on issue 30's nine scenes; the default
+#                checks; the sanitizer on tiled and persistent beside the GPU
+#                tests of GPU_TESTS_FILTER (part_ab30 lists the knobs)
 #   PART=beside30 the recorded order launched beside binning (after the
 #                frame's binning is issued, from a fork at the end of the frame
 #                before): this build against .ab/render_main, twice, defaults
@@ -724,6 +728,24 @@ part_lengths30() {
   wait
 }
 
+# A change's A/B (PART=ab30): this build against .ab/$AB_BUILD (from
+# .ab.tar.xz; render_head by default, the build before the change), two
+# rounds interleaved on AB_SCENES (issue 30's nine by default) with
+# AB_RENDERERS; the default checks; compute-sanitizer on tiled and persistent
+# through AB_SANITIZE_SCENES beside the GPU tests of GPU_TESTS_FILTER.
+part_ab30() {
+  local end=$((SECONDS + ${AB_BUDGET_S:-570}))
+  ab_benches "${AB_NAME:-ab}" "${AB_RENDERERS:-tiled,persistent}" \
+    "${AB_SCENES:-rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle}" "${AB_BUILD:-render_head}"
+  default_checks
+  SANITIZE_KERNELS="tiled persistent" SANITIZE_VARIANTS="" \
+    SANITIZE_SCENES=${AB_SANITIZE_SCENES:-"rand10k@0:2 micro2M@0:2 file:scenes/examples/snow_small.txt@0:2 rand100k@0:2"} \
+    SANITIZE_OPTIONS=${AB_SANITIZE_OPTIONS:-default} sanitize "${AB_NAME:-ab}" &
+  local left=$((end - SECONDS)); [ $left -gt 60 ] || left=60
+  TESTS_LIMIT_S=$left part_gtest
+  wait
+}
+
 # The GPU tests of GPU_TESTS_FILTER (all by default; not brief: a timeout
 # still shows what passed), with the script's environment.
 part_gtest() {
@@ -797,6 +819,7 @@ case "${PART:-check}" in
   beside30) part_beside30 ;;
   empty30) part_empty30 ;;
   lengths30) part_lengths30 ;;
+  ab30) part_ab30 ;;
   gtest) part_gtest ;;
   compact30) part_compact30 ;;
   side_compact30) part_side30; part_compact30 ;;

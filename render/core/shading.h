@@ -130,13 +130,22 @@ CR_HD Fragment shade_snow(float d2, float r, float z) { return shade_snow_scaled
 /// Flat shading: the circle's color at alpha 0.5.
 CR_HD Fragment shade_flat(float r, float g, float b) { return Fragment{r, g, b, .5f}; }
 
-/// Blend one fragment over an RGBA accumulator (the course's "over" rule, in
-/// circle input order): rgb = alpha * c + (1 - alpha) * rgb; a += alpha.
-CR_HD void blend(float& pr, float& pg, float& pb, float& pa, const Fragment& f) {
+/// Blend one fragment over an RGB accumulator (the course's "over" rule, in
+/// circle input order): rgb = alpha * c + (1 - alpha) * rgb, each product
+/// and the sum rounded to nearest as cpuref rounds them. The tiled and
+/// persistent kernels blend only this (they keep the pixel's incoming
+/// alpha; docs/KERNELS.md, "Alpha").
+CR_HD void blend_rgb(float& pr, float& pg, float& pb, const Fragment& f) {
     const float one_minus_alpha = sub_rn(1.f, f.alpha);
     pr = add_rn(mul_rn(f.alpha, f.r), mul_rn(one_minus_alpha, pr));
     pg = add_rn(mul_rn(f.alpha, f.g), mul_rn(one_minus_alpha, pg));
     pb = add_rn(mul_rn(f.alpha, f.b), mul_rn(one_minus_alpha, pb));
+}
+
+/// Blend one fragment over an RGBA accumulator: blend_rgb, then a += alpha
+/// (the course's alpha: 1 plus every alpha blended, clamped to 1 in files).
+CR_HD void blend(float& pr, float& pg, float& pb, float& pa, const Fragment& f) {
+    blend_rgb(pr, pg, pb, f);
     pa = add_rn(pa, f.alpha);
 }
 
