@@ -203,13 +203,16 @@ __device__ __forceinline__ void load_incoming(const Strip<ROWS>& s, const Device
     }
 }
 
-/// Writes the thread's pixels that lie inside the image (coalesced as load_incoming).
+/// Writes the thread's pixels that lie inside the image (coalesced as
+/// load_incoming), alpha 1: what the clear wrote, and so what every pass
+/// read (see "Alpha" above; the register of the incoming alpha is free).
 template <int ROWS, int VARIANT = 0>
 __device__ __forceinline__ void store_strip(const Strip<ROWS>& s, const TileGrid& g, float4* image) {
 #pragma unroll
     for (int k = 0; k < ROWS; ++k) {
         const int px = s.px + pixel_dx<VARIANT>(k), py = s.py0 + pixel_dy<VARIANT>(k);
-        if (px < g.width && py < g.height) image[size_t(py) * g.width + px] = s.acc[k];
+        if (px < g.width && py < g.height)
+            image[size_t(py) * g.width + px] = make_float4(s.acc[k].x, s.acc[k].y, s.acc[k].z, 1.f);
     }
 }
 
