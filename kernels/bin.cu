@@ -49,7 +49,8 @@
 // skip scan, fill, sort and ranges: stage bin.compact lists each
 // bin's circles with one thread block per bin, in input order, by block
 // compaction (bin_compact_kernel below): the two-level scheme's coarse
-// level without a global sort.
+// level without a global sort. Its test of a circle reads the circle's
+// range of bins, which bin.pack (pack_geometry_kernel) computes once.
 //
 // Only bin.compact (its block scan), bin.split (two barriers per staged
 // piece of a bin's list, in a loop with the same bounds in every thread of
@@ -219,7 +220,12 @@ constexpr int kBinThreads = 1024, kBinItems = 4;
 /// warp's load is 32 consecutive float4 (512 bytes, 16 sectors, all used).
 /// A circle is a hit when its pixel box overlaps the bin's pixel rectangle
 /// (conservative, like bin.scan's counts; the shading's exact test
-/// follows). Each row's hits are one __ballot_sync; a hit's place in the
+/// follows): when the bin (bx, by) lies in the circle's range of bins,
+/// which bin.pack computed once (DeviceCircles::bin_box, tiles_of_box of
+/// the box: min_x < (bx + 1) * T exactly when min_x / T <= bx, and
+/// max_x > bx * T exactly when bx < (max_x - 1) / T + 1; the same in y).
+/// A thread's test is then one 8-byte load and four compares instead of
+/// the box's arithmetic, which 256 blocks would each repeat. Each row's hits are one __ballot_sync; a hit's place in the
 /// warp's run is the hits of the earlier rows plus __popc of the row's bits
 /// below its lane, so the chunk's order (warp, row, lane) is input order.
 /// Lane 0 writes the warp's count to shared memory; after a barrier warp 0
@@ -238,8 +244,7 @@ __global__ void __launch_bounds__(kBinThreads)
     static_assert(kWarps == 32, "warp 0 scans the warps' counts, one a lane");
     __shared__ int warp_counts[2][kWarps];
     const int b = blockIdx.x;
-    const int x0 = (b % bins.tiles_x) * bins.tile, y0 = (b / bins.tiles_x) * bins.tile;
-    const int x1 = x0 + bins.tile, y1 = y0 + bins.tile;
+    const short bx = static_cast<short>(b % bins.tiles_x), by = static_cast<short>(b / bins.tiles_x);
     const int64_t n = c.count;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned int below = (1u << lane) - 1u;
@@ -255,9 +260,8 @@ __global__ void __launch_bounds__(kBinThreads)
             const int64_t i = run + 32 * k + lane;
             bool hit = false;
             if (i < n) {
-                const float4 geo = c.geom[i];
-                const PixelBox box = circle_pixel_box(geo.x, geo.y, geo.z, bins.width, bins.height);
-                hit = !box.empty() && box.min_x < x1 && box.max_x > x0 && box.min_y < y1 && box.max_y > y0;
+                const short4 r = c.bin_box[i];
+                hit = r.x <= bx && bx < r.y && r.z <= by && by < r.w;
             }
             rows[k] = __ballot_sync(0xffffffffu, hit);
             count += __popc(rows[k]);
@@ -476,6 +480,12 @@ __global__ void pack_geometry_kernel(DeviceCircles c) {
             c.rec[2 * i] = geo;
             c.rec[2 * i + 1] = c.color[i];
         }
+        if (c.bin_box) {  // the same in every thread
+            const TileRange r = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, c.box_grid.width, c.box_grid.height),
+                                             c.box_grid.tile);
+            c.bin_box[i] = make_short4(static_cast<short>(r.tx0), static_cast<short>(r.tx1), static_cast<short>(r.ty0),
+                                       static_cast<short>(r.ty1));
+        }
     }
 }
 
@@ -525,6 +535,11 @@ void launch_bin_ranges(const unsigned int* keys, unsigned long long pairs, int t
 
 void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists, unsigned int* start,
                         unsigned int* end, cudaStream_t s) {
+    const TileGrid& g = c.box_grid;
+    if (c.count > 0 && (c.bin_box == nullptr || g.width != bins.width || g.height != bins.height ||
+                        g.tile != bins.tile))
+        throw std::invalid_argument("launch_bin_compact: the circles carry no bin boxes for these bins (pack them "
+                                    "with CircleBuffers::upload's box grid)");
     bin_compact_kernel<<<bins.tile_count(), kBinThreads, 0, s>>>(c, bins, lists, start, end);
     check_launch("bin_compact_kernel");
 }

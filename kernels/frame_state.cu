@@ -20,7 +20,8 @@ void upload_floats(DeviceBuffer<float>& buf, const char* name, const std::vector
 
 }  // namespace
 
-void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records) {
+void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records,
+                           const TileGrid* boxes_for) {
     count = static_cast<int64_t>(s.count());
     shade = s.shade;
     motion = s.motion;
@@ -34,6 +35,9 @@ void CircleBuffers::upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_
     color.reserve("circles.color", std::max<int64_t>(count, 1), tally);
     if (with_records) records.reserve("circles.records", 2 * std::max<int64_t>(count, 1), tally);
     else records.release();
+    if (boxes_for) bin_boxes.reserve("circles.bin_boxes", std::max<int64_t>(count, 1), tally);
+    else bin_boxes.release();
+    box_grid = boxes_for ? *boxes_for : TileGrid{};
     std::vector<float4> col(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) col[i] = make_float4(s.r[i], s.g[i], s.b[i], 0.f);
     if (count)
@@ -48,6 +52,8 @@ DeviceCircles CircleBuffers::view() const {
     c.geom = geom.get();
     c.color = color.get();
     c.rec = records.size() > 0 ? records.get() : nullptr;
+    c.bin_box = bin_boxes.size() > 0 ? bin_boxes.get() : nullptr;
+    c.box_grid = box_grid;
     c.count = count;
     c.shade = shade;
     return c;

@@ -19,13 +19,18 @@ struct CircleBuffers {
     DeviceBuffer<float> x, y, z, vx, vy, vz, radius, r, g, b, aux_x, aux_y;
     DeviceBuffer<float4> geom, color;
     DeviceBuffer<float4> records;  ///< with `records` (upload): 2 float4 a circle (DeviceCircles::rec)
+    DeviceBuffer<short4> bin_boxes;  ///< with a box grid (upload): one a circle (DeviceCircles::bin_box)
+    TileGrid box_grid{};
     int64_t count = 0;
     ShadeMode shade = ShadeMode::Flat;
     Motion motion = Motion::None;
 
     /// `with_records`: also size the circle records (BinPlan::records),
-    /// which bin.pack fills; else they are freed.
-    void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records = false);
+    /// which bin.pack fills; else they are freed. `box_grid` (bin.compact's
+    /// bins, BinPlan::compact): also size the circles' bin boxes for that
+    /// grid, which bin.pack fills; null: they are freed.
+    void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records = false,
+                const TileGrid* box_grid = nullptr);
     /// Pointers for the kernels.
     DeviceCircles view() const;
 };

@@ -55,12 +55,13 @@
 // fma(.5, p, .5*c) with .5*c stored in the list. Halving is exact, so this
 // single rounding gives the same float as the CPU's two products and a sum.
 //
-// Alpha: a pixel keeps the alpha it came in with (1 after the clear, and
-// every pass leaves it so). cpuref's alpha is 1 plus the sum of the alphas
+// Alpha: every pixel is written with alpha 1, what the clear writes (so
+// what every pass reads). cpuref's alpha is 1 plus the sum of the alphas
 // blended; every file clamps it to 1 and --check ignores it, so R, G and B
 // are all the written image holds, and those are cpuref's floats. Not adding
-// the alphas saves one add per covered pixel, a sixth of a flat blend
-// (docs/KERNELS.md, "Alpha"; docs/PERFORMANCE.md measures it).
+// the alphas saves one add per covered pixel, a sixth of a flat blend, and
+// not carrying the incoming one four registers a thread (docs/KERNELS.md,
+// "Alpha"; docs/PERFORMANCE.md measures both).
 //
 // Tiled with the early stop: block b shades tile order[b], the tiles by
 // their work (chunks) in the frame before, longest first, in four groups
@@ -107,8 +108,7 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
 }
 
 /// Blends hit i of the chunk into the thread's ROWS pixels (registers): R,
-/// G and B only, the pixel keeps its incoming alpha (see "Alpha" in the
-/// file comment); the coverage tables give d2 with one add a pixel. Snow with
+/// G and B only (alpha is written as 1: "Alpha" in the file comment); the coverage tables give d2 with one add a pixel. Snow with
 /// kSnowReciprocal divides by the radius from its reciprocal where the list
 /// holds one (a branch a hit, the same in every lane that blends the hit;
 /// with strip masks lanes walk different hits, and no barrier is inside).
@@ -286,8 +286,8 @@ __device__ __forceinline__ void shade_tile(const DeviceCircles& c, const TileLis
 // Every loop bound and every exit is block-uniform (the list bounds, the
 // scan's totals, the answers of __syncthreads_and), so every thread reaches
 // every barrier. Alpha is the one channel that does not merge (a sum, not a
-// blend); like every pass of these kernels, the window keeps the pixel's
-// incoming alpha ("Alpha" above).
+// blend); like every pass of these kernels, the window writes alpha 1
+// ("Alpha" above).
 // The walk's stop, StopParams::walk_gap: 2^-32 by default, as
 // first_window_of (render/cpu/coalescence.cpp); CR_CUDA_OPTIONS gap=N
 // raises it to force second tries.

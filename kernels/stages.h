@@ -29,6 +29,14 @@ struct DeviceCircles {
     /// side by side, rec[2i] = geom[i] and rec[2i + 1] = color[i], 32 bytes
     /// aligned to 32 (one DRAM sector), refilled by bin.pack. Null otherwise.
     float4* rec = nullptr;
+    /// For bin.compact: circle i's pixel box as the bins of `box_grid` it
+    /// overlaps, bin_box[i] = (x0, x1, y0, y1), the half-open ranges
+    /// [x0, x1) x [y0, y1) of tiles_of_box (0, 0, 0, 0 for an empty box;
+    /// bins of an image of at most 16384 pixels a side fit 16 bits),
+    /// refilled by bin.pack. Computed once a pack instead of once a bin
+    /// (every bin's block tests every circle). Null otherwise.
+    short4* bin_box = nullptr;
+    TileGrid box_grid{};
 };
 
 /// clear.cu: fills the W x H float4 image with the scene's background.
@@ -41,8 +49,9 @@ void launch_advance(CircleArrays c, int motion, cudaStream_t s);
 inline bool advance_queues_work(const CircleArrays& c, int motion) { return motion != 0 && c.count > 0; }
 
 /// bin.cu, stage "bin.pack": packs geom = (x, y, r, z) of every circle from
-/// the SoA arrays (which the advance stage just moved), and with records
-/// (c.rec) writes each circle's geometry and color into its record.
+/// the SoA arrays (which the advance stage just moved), with records
+/// (c.rec) writes each circle's geometry and color into its record, and
+/// with bin boxes (c.bin_box) each circle's bins of c.box_grid.
 void launch_pack_geometry(const DeviceCircles& c, cudaStream_t s);
 /// The number of bins (tiles of `g`) the bounding box of circle i overlaps:
 /// the conservative test of binning (its count, as an input iterator of
@@ -230,7 +239,8 @@ void launch_bin_place(const PlaceLaunch& l, cudaStream_t s);
 /// per bin of `bins` writes the indices of the circles whose pixel box
 /// overlaps the bin, in input order, to lists[b * count, ...) and the run to
 /// start[b]/end[b]. lists holds bins.tile_count() * c.count ints (at most
-/// 2^32 - 1).
+/// 2^32 - 1). Reads the boxes bin.pack wrote (c.bin_box, for the grid
+/// `bins`): throws std::invalid_argument without them or for another grid.
 void launch_bin_compact(const DeviceCircles& c, const TileGrid& bins, int* lists, unsigned int* start,
                         unsigned int* end, cudaStream_t s);
 

@@ -49,15 +49,16 @@ BinListing listing_of(const TileGrid& grid, const DeviceBuffer<unsigned int>& st
 }
 
 /// A scene's circles on the device, packed (bin.pack) on a stream of their
-/// own, with the binning stages' context (the renderer's own calls).
+/// own, with the binning stages' context (the renderer's own calls);
+/// `box_grid`: with their bin boxes for those bins (bin.compact's).
 struct PackedScene {
     DeviceMemoryTally tally;
     CudaStream stream;
     CircleBuffers circles;
     BinContext ctx;
     DeviceCircles c;
-    explicit PackedScene(const Scene& scene) : ctx{stream.get(), nullptr, &tally} {
-        circles.upload(scene, &tally, stream.get());
+    explicit PackedScene(const Scene& scene, const TileGrid* box_grid = nullptr) : ctx{stream.get(), nullptr, &tally} {
+        circles.upload(scene, &tally, stream.get(), false, box_grid);
         c = circles.view();
         launch_pack_geometry(c, stream.get());
     }
@@ -91,12 +92,12 @@ BinListing split_listing(BinnedLists bins, const TileGrid& tiles, const TileGrid
 
 BinListing gpu_bin_lists(const Scene& scene, int width, int height, int tile, int coarse, BinPath path,
                          int chunks_per_sm, bool staged_place) {
-    PackedScene packed(scene);  // not const: the stages count their buffers in its tally
+    const TileGrid tiles = make_tile_grid(width, height, tile);
+    const TileGrid g = make_tile_grid(width, height, tile * coarse);
+    PackedScene packed(scene, path == BinPath::Compact ? &g : nullptr);  // not const: the stages count their buffers
     const cudaStream_t s = packed.stream.get();
     const BinContext& ctx = packed.ctx;
     const DeviceCircles& c = packed.c;
-    const TileGrid tiles = make_tile_grid(width, height, tile);
-    const TileGrid g = make_tile_grid(width, height, tile * coarse);
     if (path == BinPath::Compact) {  // the renderer's own stage objects and calls
         CompactStage stage;
         stage.reserve(g.tile_count(), ctx);

@@ -942,9 +942,8 @@ TEST(GpuFtb, SeedsSizesAnimationAndBatches) {
 
 // ---- exact early stopping (stop=on): every RGB float as without it ---------
 
-/// Alphas other than exactly 1: the tiled and persistent kernels keep the
-/// alpha a pixel came in with, the clear's 1, with the early stop or without
-/// (docs/KERNELS.md, "Alpha").
+/// Alphas other than exactly 1: the tiled and persistent kernels write alpha
+/// 1, the clear's, with the early stop or without (docs/KERNELS.md, "Alpha").
 long long alphas_not_one(const Image& img) {
     long long n = 0;
     for (size_t k = 3; k < img.data.size(); k += 4) n += img.data[k] != 1.f;
@@ -1028,7 +1027,7 @@ long long differing_alphas(const Image& a, const Image& b) {
 TEST(GpuKernels, TheExactKernelsKeepTheIncomingAlpha) {
     REQUIRE_GPU();
     // tiled and persistent blend R, G and B only: every alpha of every frame
-    // stays the clear's 1, on the plan's own paths (no binning on rgb,
+    // is written as the clear's 1, on the plan's own paths (no binning on rgb,
     // bin.compact on rand10k, the counting sort and strip masks on micro2M,
     // the early stop on rand100k, snow's quads), on later frames (deferred
     // clear, speculative lists) and in batches (passes that read the image);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "render/core/tile_math.h"
@@ -65,6 +66,41 @@ bool touches(float x, float y, float r, int w, int h, int tile, int tx, int ty) 
     const cr::TileGrid g = cr::make_tile_grid(w, h, tile);
     return cr::circle_touches_tile(x, y, r, b, g, tx, ty, 1.f / static_cast<float>(w),
                                    1.f / static_cast<float>(h));
+}
+
+TEST(TilesOfBox, BinRangeTestEqualsTheBinRectangleTest) {
+    // bin.compact tests a circle against bin (bx, by) by its range of bins
+    // (bin.pack's tiles_of_box, 16 bits a bound) instead of its pixel box
+    // against the bin's pixel rectangle [bx*T, bx*T + T) x [by*T, by*T + T);
+    // the two must keep the same circles, on every bin of odd and even
+    // images, for empty, clamped and partial-bin boxes.
+    std::mt19937 rng(30);
+    std::uniform_real_distribution<float> pos(-0.3f, 1.3f), rad(0.f, 0.2f);
+    long long hits = 0, tests = 0;
+    for (auto [w, h, t] : {std::tuple{1024, 1024, 64}, std::tuple{257, 129, 64}, std::tuple{1000, 600, 32},
+                           std::tuple{1, 1, 16}, std::tuple{16384, 3, 64}}) {
+        const cr::TileGrid bins = cr::make_tile_grid(w, h, t);
+        for (int i = 0; i < 300; ++i) {
+            const float x = pos(rng), y = pos(rng), r = i % 10 == 0 ? 0.f : rad(rng);
+            const cr::PixelBox box = cr::circle_pixel_box(x, y, r, w, h);
+            const cr::TileRange range = cr::tiles_of_box(box, t);
+            ASSERT_LE(range.tx1, 32767);
+            ASSERT_LE(range.ty1, 32767);
+            for (int by = 0; by < bins.tiles_y; by += bins.tiles_y > 64 ? 7 : 1)
+                for (int bx = 0; bx < bins.tiles_x; bx += bins.tiles_x > 64 ? 7 : 1) {
+                    const int x0 = bx * t, y0 = by * t;
+                    const bool by_pixels = !box.empty() && box.min_x < x0 + t && box.max_x > x0 &&
+                                           box.min_y < y0 + t && box.max_y > y0;
+                    const bool by_range = range.tx0 <= bx && bx < range.tx1 && range.ty0 <= by && by < range.ty1;
+                    ASSERT_EQ(by_range, by_pixels) << w << "x" << h << " bins of " << t << ", circle (" << x << ", "
+                                                   << y << ", " << r << "), bin (" << bx << ", " << by << ")";
+                    hits += by_pixels;
+                    ++tests;
+                }
+        }
+    }
+    EXPECT_GT(hits, 1000);  // the rectangles are hit, not only missed
+    EXPECT_GT(tests - hits, 10000);
 }
 
 TEST(CircleTouchesTile, RejectsCirclesClearlyOutside) {

@@ -133,8 +133,8 @@ CR_HD Fragment shade_flat(float r, float g, float b) { return Fragment{r, g, b, 
 /// Blend one fragment over an RGB accumulator (the course's "over" rule, in
 /// circle input order): rgb = alpha * c + (1 - alpha) * rgb, each product
 /// and the sum rounded to nearest as cpuref rounds them. The tiled and
-/// persistent kernels blend only this (they keep the pixel's incoming
-/// alpha; docs/KERNELS.md, "Alpha").
+/// persistent kernels blend only this (they write alpha 1; docs/KERNELS.md,
+/// "Alpha").
 CR_HD void blend_rgb(float& pr, float& pg, float& pb, const Fragment& f) {
     const float one_minus_alpha = sub_rn(1.f, f.alpha);
     pr = add_rn(mul_rn(f.alpha, f.r), mul_rn(one_minus_alpha, pr));
