@@ -5,7 +5,8 @@
 //
 //   bin.pack   one thread per circle: reads x, y, r, z from the SoA arrays
 //              (consecutive threads read consecutive floats: coalesced) and
-//              writes the packed geom record (one 16-byte store a thread).
+//              writes the packed geom record (one 16-byte store a thread);
+//              for bin.compact also the circle's range of bins (8 bytes).
 //   bin.scan   exclusive scan (CUB, device-wide) of each circle's count of
 //              the bins its bounding box overlaps (conservative; the exact
 //              circle-tile test runs later, inside the shading block) ->
@@ -63,6 +64,7 @@
 #include "kernels/block_scan.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/stages.h"
+#include "render/core/numbers.h"
 
 namespace cr {
 
@@ -217,17 +219,18 @@ constexpr int kBinThreads = 1024, kBinItems = 4;
 /// circles in input order, a chunk of kBinThreads x kBinItems circles at a
 /// time. Warp w takes the chunk's w-th run of 32 x kBinItems circles, in
 /// kBinItems rows of 32: lane l reads circle run + 32k + l of row k, so a
-/// warp's load is 32 consecutive float4 (512 bytes, 16 sectors, all used).
-/// A circle is a hit when its pixel box overlaps the bin's pixel rectangle
-/// (conservative, like bin.scan's counts; the shading's exact test
-/// follows): when the bin (bx, by) lies in the circle's range of bins,
+/// warp's load is 32 consecutive 8-byte bin boxes (256 bytes, 8 sectors,
+/// all used). A circle is a hit when its pixel box overlaps the bin's pixel
+/// rectangle (conservative, like bin.scan's counts; the shading's exact
+/// test follows): when the bin (bx, by) lies in the circle's range of bins,
 /// which bin.pack computed once (DeviceCircles::bin_box, tiles_of_box of
-/// the box: min_x < (bx + 1) * T exactly when min_x / T <= bx, and
-/// max_x > bx * T exactly when bx < (max_x - 1) / T + 1; the same in y).
-/// A thread's test is then one 8-byte load and four compares instead of
-/// the box's arithmetic, which 256 blocks would each repeat. Each row's hits are one __ballot_sync; a hit's place in the
-/// warp's run is the hits of the earlier rows plus __popc of the row's bits
-/// below its lane, so the chunk's order (warp, row, lane) is input order.
+/// the box: min_x < (bx + 1) * T exactly when min_x / T <= bx, and max_x >
+/// bx * T exactly when bx < (max_x - 1) / T + 1; the same in y). A
+/// thread's test is then one 8-byte load and four compares instead of the
+/// box's arithmetic, which every bin's block would repeat. Each row's hits
+/// are one __ballot_sync; a hit's place in the warp's run is the hits of
+/// the earlier rows plus __popc of the row's bits below its lane, so the
+/// chunk's order (warp, row, lane) is input order.
 /// Lane 0 writes the warp's count to shared memory; after a barrier warp 0
 /// scans the 32 counts (five shuffle steps) in place, and after a second
 /// one every thread reads the counts of the warps before its own: a
@@ -244,7 +247,7 @@ __global__ void __launch_bounds__(kBinThreads)
     static_assert(kWarps == 32, "warp 0 scans the warps' counts, one a lane");
     __shared__ int warp_counts[2][kWarps];
     const int b = blockIdx.x;
-    const short bx = static_cast<short>(b % bins.tiles_x), by = static_cast<short>(b / bins.tiles_x);
+    const int bx = b % bins.tiles_x, by = b / bins.tiles_x;
     const int64_t n = c.count;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned int below = (1u << lane) - 1u;
@@ -261,7 +264,7 @@ __global__ void __launch_bounds__(kBinThreads)
             bool hit = false;
             if (i < n) {
                 const short4 r = c.bin_box[i];
-                hit = r.x <= bx && bx < r.y && r.z <= by && by < r.w;
+                hit = TileRange{r.x, r.y, r.z, r.w}.contains(bx, by);
             }
             rows[k] = __ballot_sync(0xffffffffu, hit);
             count += __popc(rows[k]);
@@ -471,6 +474,8 @@ __global__ void __launch_bounds__(kRecordedOrderThreads)
     }
 }
 
+static_assert(kMaxImageSide <= 32767, "bin boxes hold bin indices (at most one a pixel) in 16 bits");
+
 __global__ void pack_geometry_kernel(DeviceCircles c) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < c.count;
          i += int64_t(gridDim.x) * blockDim.x) {
@@ -480,7 +485,7 @@ __global__ void pack_geometry_kernel(DeviceCircles c) {
             c.rec[2 * i] = geo;
             c.rec[2 * i + 1] = c.color[i];
         }
-        if (c.bin_box) {  // the same in every thread
+        if (c.bin_box) {  // the same in every thread; 16 bits hold a bin index (kMaxImageSide)
             const TileRange r = tiles_of_box(circle_pixel_box(geo.x, geo.y, geo.z, c.box_grid.width, c.box_grid.height),
                                              c.box_grid.tile);
             c.bin_box[i] = make_short4(static_cast<short>(r.tx0), static_cast<short>(r.tx1), static_cast<short>(r.ty0),

@@ -70,7 +70,7 @@ public:
         plan_ = plan_binning(s, grid_, kind_, opt_, count_tile_limit(), bounds_.valid,
                              opt_.staged_place != Choice::Off ? staged_place_tile_limit() : count_tile_limit());
         bin_grid_ = coarse_grid(grid_, plan_.coarse);
-        circles_.upload(s, &tally_, st, plan_.records, plan_.compact ? &bin_grid_ : nullptr);
+        circles_.upload(s, &tally_, st, plan_.records, lists_by_bin_compact() ? &bin_grid_ : nullptr);
         image_.reserve("image", size_t(w) * h, &tally_);
         if (binned_kind()) binning_ = make_binning_path(binning_setup(), BinContext{st, &timeline_, &tally_});
         // the recorded order (plan_recorded_order): persistent unless order=off; tiled with the early stop, with
@@ -208,6 +208,11 @@ private:
     bool binned_kind() const {
         return kind_ == KernelKind::Tiled || kind_ == KernelKind::Persistent || kind_ == KernelKind::FrontToBack;
     }
+
+    /// Whether this setup's lists come from bin.compact (make_binning_path's
+    /// choice: the direct path goes first), so bin.pack writes the circles'
+    /// bin boxes (DeviceCircles::bin_box) for it, and only then.
+    bool lists_by_bin_compact() const { return binned_kind() && !plan_.direct && plan_.compact; }
 
     /// The deferred clear, for whoever reads the image before a shading
     /// launch has written the background.

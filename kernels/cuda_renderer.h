@@ -149,8 +149,9 @@ struct CudaOptions {
     /// kernels (16x16 tiles, 4 rows a thread, no teaching variant): each
     /// tile's list is walked from its end to find where two trajectories
     /// will meet, and shaded from there (kernels/shade_tiled.cu). The RGB
-    /// floats are cpuref's, bit for bit; alpha counts only the circles
-    /// blended. Auto: on where lists are long (kCoalesceDepth).
+    /// floats are cpuref's, bit for bit; alpha is written as 1, as by
+    /// every pass of these kernels. Auto: on where lists are long
+    /// (kCoalesceDepth).
     /// CR_CUDA_OPTIONS stop=auto|on|off.
     Choice coalesce = Choice::Auto;
     /// Where the early stop starts a tile (when it stops early): Off, the

@@ -20,17 +20,17 @@ struct CircleBuffers {
     DeviceBuffer<float4> geom, color;
     DeviceBuffer<float4> records;  ///< with `records` (upload): 2 float4 a circle (DeviceCircles::rec)
     DeviceBuffer<short4> bin_boxes;  ///< with a box grid (upload): one a circle (DeviceCircles::bin_box)
-    TileGrid box_grid{};
+    TileGrid box_grid{};             ///< the bins bin_boxes are for (upload's box grid; zeros without)
     int64_t count = 0;
     ShadeMode shade = ShadeMode::Flat;
     Motion motion = Motion::None;
 
     /// `with_records`: also size the circle records (BinPlan::records),
-    /// which bin.pack fills; else they are freed. `box_grid` (bin.compact's
-    /// bins, BinPlan::compact): also size the circles' bin boxes for that
-    /// grid, which bin.pack fills; null: they are freed.
+    /// which bin.pack fills; else they are freed. `boxes_for` (bin.compact's
+    /// bins): also size the circles' bin boxes for that grid, which
+    /// bin.pack fills; null: they are freed.
     void upload(const Scene& s, DeviceMemoryTally* tally, cudaStream_t stream, bool with_records = false,
-                const TileGrid* box_grid = nullptr);
+                const TileGrid* boxes_for = nullptr);
     /// Pointers for the kernels.
     DeviceCircles view() const;
 };

@@ -108,7 +108,8 @@ __device__ __forceinline__ bool warp_needs(const Strip<ROWS>& s, float4 geom, co
 }
 
 /// Blends hit i of the chunk into the thread's ROWS pixels (registers): R,
-/// G and B only (alpha is written as 1: "Alpha" in the file comment); the coverage tables give d2 with one add a pixel. Snow with
+/// G and B only (alpha is written as 1: "Alpha" in the file comment); the
+/// coverage tables give d2 with one add a pixel. Snow with
 /// kSnowReciprocal divides by the radius from its reciprocal where the list
 /// holds one (a branch a hit, the same in every lane that blends the hit;
 /// with strip masks lanes walk different hits, and no barrier is inside).

@@ -36,7 +36,7 @@ struct DeviceCircles {
     /// refilled by bin.pack. Computed once a pack instead of once a bin
     /// (every bin's block tests every circle). Null otherwise.
     short4* bin_box = nullptr;
-    TileGrid box_grid{};
+    TileGrid box_grid{};  ///< the bins of bin_box (zeros without)
 };
 
 /// clear.cu: fills the W x H float4 image with the scene's background.

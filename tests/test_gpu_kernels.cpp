@@ -265,9 +265,9 @@ TEST(GpuHostile, TileSize8Matches) {
 // speculative pair capacity) --------------------------------------------------
 
 /// R, G and B floats that differ between two images of one size. Alpha is
-/// not compared: the exact kernels' early stop (stop=auto|on) adds only the
-/// alphas of the circles it blended, as ftb does (files and --check ignore
-/// alpha); GpuCoalesce checks what it keeps of it.
+/// not compared: tiled and persistent write 1 where cpuref sums the alphas
+/// and ftb adds those it blended (files and --check ignore alpha);
+/// alphas_not_one checks what the exact kernels write.
 long long differing_floats(const Image& a, const Image& b) {
     if (a.width != b.width || a.height != b.height) return -1;
     long long n = 0;
@@ -1024,7 +1024,7 @@ long long differing_alphas(const Image& a, const Image& b) {
     return n;
 }
 
-TEST(GpuKernels, TheExactKernelsKeepTheIncomingAlpha) {
+TEST(GpuKernels, TheExactKernelsWriteAlphaOne) {
     REQUIRE_GPU();
     // tiled and persistent blend R, G and B only: every alpha of every frame
     // is written as the clear's 1, on the plan's own paths (no binning on rgb,

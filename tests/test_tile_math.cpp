@@ -91,7 +91,7 @@ TEST(TilesOfBox, BinRangeTestEqualsTheBinRectangleTest) {
                     const int x0 = bx * t, y0 = by * t;
                     const bool by_pixels = !box.empty() && box.min_x < x0 + t && box.max_x > x0 &&
                                            box.min_y < y0 + t && box.max_y > y0;
-                    const bool by_range = range.tx0 <= bx && bx < range.tx1 && range.ty0 <= by && by < range.ty1;
+                    const bool by_range = range.contains(bx, by);
                     ASSERT_EQ(by_range, by_pixels) << w << "x" << h << " bins of " << t << ", circle (" << x << ", "
                                                    << y << ", " << r << "), bin (" << bx << ", " << by << ")";
                     hits += by_pixels;

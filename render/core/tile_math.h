@@ -30,6 +30,9 @@ struct TileRange {
     int tx0, tx1, ty0, ty1;
     CR_HD bool empty() const { return tx0 >= tx1 || ty0 >= ty1; }
     CR_HD int64_t count() const { return empty() ? 0 : int64_t(tx1 - tx0) * (ty1 - ty0); }
+    /// Whether tile (tx, ty) lies in the range (bin.compact's test of a
+    /// circle's range of bins against its bin).
+    CR_HD bool contains(int tx, int ty) const { return tx0 <= tx && tx < tx1 && ty0 <= ty && ty < ty1; }
 };
 
 /// The tiles a pixel box overlaps (the conservative test).
