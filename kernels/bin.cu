@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(C * C * 32)
 __global__ void tile_loads_kernel(TileLists lists, TileGrid g, unsigned int* loads, int* ids) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= g.tile_count()) return;
-    loads[t] = static_cast<unsigned int>(lists.length_of(t % g.tiles_x, t / g.tiles_x));
+    loads[t] = lists.load_of(t, g);
     ids[t] = t;
 }
 
@@ -421,8 +421,7 @@ __device__ __forceinline__ void sort_tiles_heaviest_first(Load load_of, int tile
 }
 
 __global__ void __launch_bounds__(kOrderThreads) tile_order_kernel(TileLists lists, TileGrid g, int* order) {
-    const auto list_length = [&](int t) { return static_cast<unsigned int>(lists.length_of(t % g.tiles_x, t / g.tiles_x)); };
-    sort_tiles_heaviest_first(list_length, g.tile_count(), order);
+    sort_tiles_heaviest_first([&](int t) { return lists.load_of(t, g); }, g.tile_count(), order);
 }
 
 /// launch_work_order (stages.h): tile_order_kernel's sort on the recorded

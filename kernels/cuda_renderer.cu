@@ -7,9 +7,9 @@
 // later pass's order runs on the frame's stream), and times each with
 // cudaEvents (kernels/stage_timeline.h). Which binning path and culling a
 // scene takes is decided at setup by plan_binning (kernels/bin_plan.h, host
-// code tested on the CPU); the path object owns its stages' buffers, its speculation
-// and its batches, and hands back per-tile lists one shading pass at a
-// time. The options are checked before the renderer is built
+// code tested on the CPU); the path object owns its stages' buffers, its
+// speculation and its batches, and hands back per-tile lists one shading
+// pass at a time. The options are checked before the renderer is built
 // (kernels/cuda_options.cpp). The kernels live one stage a file (clear.cu,
 // advance.cu, bin.cu and bin_count.cu, shade_*.cu); this file only orders
 // them. The image stays on the device until image().
@@ -348,11 +348,11 @@ private:
     /// Marks the end of this frame's shading on its stream (`fork`) where
     /// the next frame's first pass takes the recorded order beside binning
     /// (`forked`): the kernels that record their work (records_order) on
-    /// binned lists (not the direct path), once a frame has recorded it (the persistent kernel's
-    /// first frame orders by list length), and not with CR_SYNC_STAGES
-    /// (each stage is checked on the frame's stream alone). None of that
-    /// changes before the next frame but in setup(), which forgets the
-    /// fork. The next frame's order reads only the work recorded up to the
+    /// binned lists (not the direct path), once a frame has recorded it
+    /// (the persistent kernel's first frame orders by list length), and not
+    /// with CR_SYNC_STAGES (each stage is checked on the frame's stream
+    /// alone). None of that changes before the next frame but in setup(),
+    /// which forgets the fork. The next frame's order reads only the work recorded up to the
     /// fork. Recorded after the frame's last event, while the GPU still
     /// shades, so it adds no host time in front of any stage.
     void fork_order() {

@@ -527,14 +527,6 @@ __device__ __forceinline__ void shade_tile_stopping(const DeviceCircles& c, cons
     store_strip(s, g, image);
 }
 
-/// Tile `tile_id`'s list length (entries, capped at UINT_MAX): the work
-/// the persistent kernel without the early stop records for the next
-/// frame's order (StopParams::tile_work).
-__device__ __forceinline__ unsigned int list_length(const TileLists& lists, const TileGrid& g, int tile_id) {
-    const int64_t n = lists.length_of(tile_id % g.tiles_x, tile_id / g.tiles_x);
-    return static_cast<unsigned int>(min(n, static_cast<int64_t>(UINT_MAX)));
-}
-
 /// One tile, with or without exact early stopping (VARIANT kCoalesce).
 template <int TILE, int ROWS, int VARIANT, bool SNOW>
 __device__ __forceinline__ void shade_one(const DeviceCircles& c, const TileLists& lists, const TileGrid& g,
@@ -608,7 +600,7 @@ __global__ void __launch_bounds__(TILE * TILE / ROWS, (shade_min_blocks<TILE, RO
         if (tile >= tiles) break;  // uniform: the whole block leaves together
         const int id = order ? order[tile] : tile;
         if constexpr ((VARIANT & kCoalesce) == 0)  // the early stop records the chunks it walked instead
-            if (stop.tile_work != nullptr && threadIdx.x == 0) stop.tile_work[id] = list_length(lists, g, id);
+            if (stop.tile_work != nullptr && threadIdx.x == 0) stop.tile_work[id] = lists.load_of(id, g);
         shade_one<TILE, ROWS, VARIANT, SNOW>(c, lists, g, image, from_background, id, stop, sh);
     }
 }

@@ -274,6 +274,13 @@ struct TileLists {
     __device__ int64_t end_of(int tx, int ty) const { return list ? end[bin_of(tx, ty)] : count; }
     /// Tile (tx, ty)'s list length, end_of - begin_of (its bin's).
     __device__ int64_t length_of(int tx, int ty) const { return end_of(tx, ty) - begin_of(tx, ty); }
+    /// Tile t's (row-major in `g`) list length as a load, capped at
+    /// 2^32 - 1: what bin.order sorts by and what the persistent kernel
+    /// without the early stop records (StopParams::tile_work).
+    __device__ unsigned int load_of(int t, const TileGrid& g) const {
+        const int64_t n = length_of(t % g.tiles_x, t / g.tiles_x);
+        return static_cast<unsigned int>(n < int64_t{0xFFFFFFFF} ? n : int64_t{0xFFFFFFFF});
+    }
 #endif
 };
 

@@ -706,43 +706,38 @@ ab_benches() {
 
 # The empty stages' A/B (PART=empty30 above).
 part_empty30() {
-  ab_benches empty tiled,persistent,ftb rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle render_main
-  default_checks
-  SANITIZE_KERNELS="tiled persistent" SANITIZE_SCENES="rand100k@0:2 biglittle@0:2 fireworks@0:3" SANITIZE_VARIANTS="" \
-    SANITIZE_OPTIONS="direct=0,count=on direct=0,count=on,coarse=4" sanitize counted_order &
-  GPU_TESTS_FILTER='GpuStageTimeline.*:GpuLaterFrames.*:GpuCounting.*:GpuPersistent.*:GpuCoalesce.TheRecordedOrder*' \
-    TESTS_LIMIT_S=${TESTS_LIMIT_S:-300} part_gtest
-  wait
+  AB_NAME=empty AB_RENDERERS=tiled,persistent,ftb AB_BUILD=render_main AB_SANITIZE_NAME=counted_order \
+    AB_SANITIZE_SCENES="rand100k@0:2 biglittle@0:2 fireworks@0:3" \
+    AB_SANITIZE_OPTIONS="direct=0,count=on direct=0,count=on,coarse=4" \
+    GPU_TESTS_FILTER='GpuStageTimeline.*:GpuLaterFrames.*:GpuCounting.*:GpuPersistent.*:GpuCoalesce.TheRecordedOrder*' \
+    TESTS_LIMIT_S=${TESTS_LIMIT_S:-300} part_ab30
 }
 
 # The recorded list lengths' A/B (PART=lengths30 above).
 part_lengths30() {
-  local end=$((SECONDS + ${LENGTHS_BUDGET_S:-570}))
-  ab_benches lengths persistent,tiled pattern,rand10k,micro2M,snowsingle,biglittle,rand1M render_empty
-  default_checks
-  SANITIZE_KERNELS="persistent" SANITIZE_VARIANTS="" \
-    SANITIZE_SCENES=${LENGTHS_SANITIZE_SCENES:-"micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3"} \
-    SANITIZE_OPTIONS=${LENGTHS_SANITIZE_OPTIONS:-"direct=0 direct=0,count=on,coarse=4"} sanitize lengths &
-  local left=$((end - SECONDS)); [ $left -gt 60 ] || left=60
-  TESTS_LIMIT_S=$left part_gtest
-  wait
+  AB_NAME=lengths AB_RENDERERS=persistent,tiled AB_SCENES=pattern,rand10k,micro2M,snowsingle,biglittle,rand1M \
+    AB_BUILD=render_empty AB_BUDGET_S=${LENGTHS_BUDGET_S:-570} AB_SANITIZE_KERNELS=persistent \
+    AB_SANITIZE_SCENES="${LENGTHS_SANITIZE_SCENES:-micro2M@0:3 rand10k@0:3 file:scenes/examples/snow_small.txt@0:3 hypnosis@0:3}" \
+    AB_SANITIZE_OPTIONS="${LENGTHS_SANITIZE_OPTIONS:-direct=0 direct=0,count=on,coarse=4}" part_ab30
 }
 
-# A change's A/B (PART=ab30): this build against .ab/$AB_BUILD (from
-# .ab.tar.xz; render_head by default, the build before the change), two
-# rounds interleaved on AB_SCENES (issue 30's nine by default) with
-# AB_RENDERERS; the default checks; compute-sanitizer on tiled and persistent
-# through AB_SANITIZE_SCENES beside the GPU tests of GPU_TESTS_FILTER.
+# A change's A/B (PART=ab30; also empty30's and lengths30's): this build
+# against .ab/$AB_BUILD (from .ab.tar.xz; render_head by default, the build
+# before the change), two rounds interleaved on AB_SCENES (issue 30's nine by
+# default) with AB_RENDERERS; the default checks; compute-sanitizer on
+# AB_SANITIZE_KERNELS (tiled and persistent) through AB_SANITIZE_SCENES
+# beside the GPU tests of GPU_TESTS_FILTER, for TESTS_LIMIT_S or what is
+# left of AB_BUDGET_S.
 part_ab30() {
   local end=$((SECONDS + ${AB_BUDGET_S:-570}))
   ab_benches "${AB_NAME:-ab}" "${AB_RENDERERS:-tiled,persistent}" \
     "${AB_SCENES:-rgb,pattern,rand10k,rand100k,biglittle,littlebig,rand1M,micro2M,snowsingle}" "${AB_BUILD:-render_head}"
   default_checks
-  SANITIZE_KERNELS="tiled persistent" SANITIZE_VARIANTS="" \
+  SANITIZE_KERNELS=${AB_SANITIZE_KERNELS:-"tiled persistent"} SANITIZE_VARIANTS="" \
     SANITIZE_SCENES=${AB_SANITIZE_SCENES:-"rand10k@0:2 micro2M@0:2 file:scenes/examples/snow_small.txt@0:2 rand100k@0:2"} \
-    SANITIZE_OPTIONS=${AB_SANITIZE_OPTIONS:-default} sanitize "${AB_NAME:-ab}" &
+    SANITIZE_OPTIONS=${AB_SANITIZE_OPTIONS:-default} sanitize "${AB_SANITIZE_NAME:-${AB_NAME:-ab}}" &
   local left=$((end - SECONDS)); [ $left -gt 60 ] || left=60
-  TESTS_LIMIT_S=$left part_gtest
+  TESTS_LIMIT_S=${TESTS_LIMIT_S:-$left} part_gtest
   wait
 }
 
